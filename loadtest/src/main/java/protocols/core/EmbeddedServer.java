@@ -1,0 +1,170 @@
+package protocols.core;
+
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.lang.management.ManagementFactory;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.Paths;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * An echo server in its own JVM, started from this class path: it is ready when it prints its
+ * {@code READY} line, and is stopped with SIGTERM (then killed if it lingers) so no process is left.
+ */
+public final class EmbeddedServer implements AutoCloseable {
+  private static final Duration START_TIMEOUT = Duration.ofSeconds(60);
+  private static final String READY_PREFIX = "READY ";
+
+  private final String framework;
+  private final Process process;
+  private final HostPort address;
+  private final Path log;
+  private final Thread killOnExit;
+
+  private EmbeddedServer(String framework, Process process, HostPort address, Path log) {
+    this.framework = framework;
+    this.process = process;
+    this.address = address;
+    this.log = log;
+    this.killOnExit = new Thread(process::destroyForcibly, framework + "-server-kill");
+    Runtime.getRuntime().addShutdownHook(killOnExit);
+  }
+
+  /**
+   * Starts {@code mainClass} on a free loopback port with {@code extraArgs}, and waits for it to be ready.
+   *
+   * @throws IllegalStateException with the server's own last error line if it does not become ready
+   */
+  public static EmbeddedServer start(String framework, String mainClass, List<String> extraArgs) {
+    int port = freePort();
+    String host = "127.0.0.1";
+    List<String> command = new ArrayList<>();
+    command.add(Paths.get(System.getProperty("java.home"), "bin", "java").toString());
+    // The same module opens as this JVM (Kryo needs them on both sides).
+    ManagementFactory.getRuntimeMXBean().getInputArguments().stream()
+        .filter(a -> a.startsWith("--add-opens"))
+        .forEach(command::add);
+    command.add("-cp");
+    command.add(System.getProperty("java.class.path"));
+    command.add(mainClass);
+    command.add("--host");
+    command.add(host);
+    command.add("--port");
+    command.add(Integer.toString(port));
+    command.addAll(extraArgs);
+    Path log;
+    Process process;
+    try {
+      log = Files.createTempFile(framework + "-echo-server-", ".log");
+      process = new ProcessBuilder(command).redirectError(log.toFile()).start();
+    } catch (IOException e) {
+      throw new IllegalStateException("could not start the embedded " + framework + " server: " + Errors.oneLine(e));
+    }
+    EmbeddedServer server = new EmbeddedServer(framework, process, new HostPort(host, port), log);
+    server.awaitReady();
+    return server;
+  }
+
+  private void awaitReady() {
+    BufferedReader out = new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8));
+    CompletableFuture<Boolean> ready = CompletableFuture.supplyAsync(() -> {
+      try {
+        String line;
+        while ((line = out.readLine()) != null) {
+          if (line.startsWith(READY_PREFIX)) {
+            return true;
+          }
+        }
+      } catch (IOException e) {
+        // stream closed: the process ended
+      }
+      return false;
+    });
+    boolean ok;
+    try {
+      ok = ready.get(START_TIMEOUT.toSeconds(), TimeUnit.SECONDS);
+    } catch (Exception e) {
+      ok = false;
+    }
+    if (!ok) {
+      close();
+      throw new IllegalStateException("embedded " + framework + " server did not start within "
+          + START_TIMEOUT.toSeconds() + " s: " + lastLogLine());
+    }
+    // Keep draining stdout so the server never blocks on a full pipe.
+    Thread drain = new Thread(() -> {
+      try {
+        while (out.readLine() != null) {
+          // discard
+        }
+      } catch (IOException ignored) {
+        // process ended
+      }
+    }, framework + "-server-stdout");
+    drain.setDaemon(true);
+    drain.start();
+  }
+
+  private String lastLogLine() {
+    try {
+      List<String> lines = Files.readAllLines(log, StandardCharsets.UTF_8);
+      for (int i = lines.size() - 1; i >= 0; i--) {
+        if (!lines.get(i).isBlank()) {
+          return lines.get(i).trim();
+        }
+      }
+    } catch (IOException ignored) {
+      // fall through
+    }
+    return "no output (log: " + log + ")";
+  }
+
+  public HostPort address() {
+    return address;
+  }
+
+  public boolean isAlive() {
+    return process.isAlive();
+  }
+
+  /** SIGTERM, up to 10 s for a clean exit, then SIGKILL. */
+  @Override
+  public void close() {
+    process.destroy();
+    try {
+      if (!process.waitFor(10, TimeUnit.SECONDS)) {
+        process.destroyForcibly().waitFor(5, TimeUnit.SECONDS);
+      }
+    } catch (InterruptedException e) {
+      process.destroyForcibly();
+      Thread.currentThread().interrupt();
+    }
+    try {
+      Runtime.getRuntime().removeShutdownHook(killOnExit);
+    } catch (IllegalStateException shuttingDown) {
+      // the hook runs anyway
+    }
+    try {
+      Files.deleteIfExists(log);
+    } catch (IOException ignored) {
+      // a temp file
+    }
+  }
+
+  static int freePort() {
+    try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+      return s.getLocalPort();
+    } catch (IOException e) {
+      throw new IllegalStateException("no free loopback port: " + Errors.oneLine(e));
+    }
+  }
+}

@@ -1,0 +1,145 @@
+package protocols.core;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Properties;
+
+/**
+ * The -D parameters every echo simulation takes. Parsing is strict: a malformed value is an
+ * {@link IllegalArgumentException} naming the parameter, never a silent default.
+ */
+public final class LoadParams {
+  public static final String DEFAULT_LEVELS = "1,5,20,50,100";
+  public static final int DEFAULT_DURATION_SECONDS = 10;
+  public static final int DEFAULT_WARMUP_SECONDS = 5;
+  public static final int DEFAULT_TIMEOUT_MILLIS = 3000;
+
+  private final Map<String, String> values;
+
+  public LoadParams(Map<String, String> values) {
+    this.values = Map.copyOf(values);
+  }
+
+  public static LoadParams fromSystemProperties() {
+    Properties props = System.getProperties();
+    Map<String, String> m = new LinkedHashMap<>();
+    for (String name : props.stringPropertyNames()) {
+      m.put(name, props.getProperty(name));
+    }
+    return new LoadParams(m);
+  }
+
+  private Optional<String> raw(String name) {
+    String v = values.get(name);
+    return v == null || v.isBlank() ? Optional.empty() : Optional.of(v.trim());
+  }
+
+  /** Concurrency levels, in the order they run: {@code -Dlevels=1,5,20,50,100}. */
+  public List<Integer> levels() {
+    String v = raw("levels").orElse(DEFAULT_LEVELS);
+    List<Integer> out = new ArrayList<>();
+    for (String part : v.split(",", -1)) {
+      try {
+        int n = Integer.parseInt(part.trim());
+        if (n < 1 || n > 10_000) {
+          throw new NumberFormatException();
+        }
+        if (out.contains(n)) {
+          throw new IllegalArgumentException("-Dlevels lists " + n + " twice; each level runs once: '" + v + "'");
+        }
+        out.add(n);
+      } catch (NumberFormatException e) {
+        throw new IllegalArgumentException("-Dlevels must be a comma-separated list of client counts from 1 to 10000,"
+            + " e.g. 1,5,20,50,100; got '" + v + "'");
+      }
+    }
+    return List.copyOf(out);
+  }
+
+  /** How long each level runs: {@code -Dduration} seconds, unless {@link #calls()} is given. */
+  public Duration duration() {
+    return Duration.ofSeconds(intParam("duration", DEFAULT_DURATION_SECONDS, 1, 86_400));
+  }
+
+  /** Calls per client per level ({@code -Dcalls=300000} is the write-up's); empty means time-based. */
+  public Optional<Integer> calls() {
+    return raw("calls").map(v -> intParam("calls", 0, 1, Integer.MAX_VALUE));
+  }
+
+  /** Warm-up before the first level: {@code -Dwarmup} seconds, 0 to skip. */
+  public Duration warmup() {
+    return Duration.ofSeconds(intParam("warmup", DEFAULT_WARMUP_SECONDS, 0, 3_600));
+  }
+
+  public InvocationMode mode() {
+    return InvocationMode.parse(raw("mode").orElse("async"));
+  }
+
+  /** {@code -Dtarget=host:port}: call that server instead of starting an embedded one. */
+  public Optional<HostPort> target() {
+    return raw("target").map(v -> {
+      try {
+        return HostPort.parse(v);
+      } catch (IllegalArgumentException e) {
+        throw new IllegalArgumentException("-Dtarget: " + e.getMessage());
+      }
+    });
+  }
+
+  public Duration timeout() {
+    return Duration.ofMillis(intParam("timeout", DEFAULT_TIMEOUT_MILLIS, 1, 600_000));
+  }
+
+  public int syncThreads() {
+    return intParam("syncThreads", RpcSettings.DEFAULT_SYNC_THREADS, 1, 10_000);
+  }
+
+  /** {@code -Dconnections}: 0 keeps the framework's default. */
+  public int connections() {
+    return intParam("connections", 0, 0, 1_024);
+  }
+
+  /** A framework's own choice parameter, e.g. {@code -Dserialization=kryo}. */
+  public String choice(String name, String defaultValue, List<String> allowed) {
+    String v = raw(name).orElse(defaultValue);
+    if (!allowed.contains(v)) {
+      throw new IllegalArgumentException("-D" + name + " must be one of " + String.join("|", allowed) + ", got '" + v + "'");
+    }
+    return v;
+  }
+
+  public int intParam(String name, int defaultValue, int min, int max) {
+    Optional<String> v = raw(name);
+    if (v.isEmpty()) {
+      return defaultValue;
+    }
+    try {
+      int n = Integer.parseInt(v.get());
+      if (n >= min && n <= max) {
+        return n;
+      }
+    } catch (NumberFormatException e) {
+      // reported below
+    }
+    throw new IllegalArgumentException("-D" + name + " must be a whole number from " + min + " to " + max
+        + ", got '" + v.get() + "'");
+  }
+
+  /** Reads every shared parameter once, so a bad one fails before anything starts. */
+  public LoadParams validate() {
+    levels();
+    duration();
+    calls();
+    warmup();
+    mode();
+    target();
+    timeout();
+    syncThreads();
+    connections();
+    return this;
+  }
+}

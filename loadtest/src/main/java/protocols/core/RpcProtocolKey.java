@@ -1,0 +1,33 @@
+package protocols.core;
+
+import io.gatling.core.CoreComponents;
+import io.gatling.core.config.GatlingConfiguration;
+import io.gatling.core.protocol.Protocol;
+import io.gatling.core.protocol.ProtocolKey;
+import scala.Function1;
+
+/** Gatling's key for one framework's protocol: it builds that framework's components once per run. */
+public final class RpcProtocolKey<P extends RpcProtocol<?, ?>> implements ProtocolKey<P, RpcComponents<?, ?>> {
+  private final Class<P> protocolClass;
+
+  public RpcProtocolKey(Class<P> protocolClass) {
+    this.protocolClass = protocolClass;
+  }
+
+  @Override
+  @SuppressWarnings("unchecked")
+  public Class<Protocol> protocolClass() {
+    return (Class<Protocol>) (Class<?>) protocolClass;
+  }
+
+  @Override
+  public P defaultProtocolValue(GatlingConfiguration configuration) {
+    throw new IllegalStateException("no " + protocolClass.getSimpleName()
+        + " configured: pass the framework's protocol to setUp(...).protocols(...)");
+  }
+
+  @Override
+  public Function1<P, RpcComponents<?, ?>> newComponents(CoreComponents coreComponents) {
+    return protocol -> RpcComponents.create((RpcProtocol<?, ?>) protocol, coreComponents);
+  }
+}

@@ -1,0 +1,66 @@
+package protocols.core;
+
+import java.time.Duration;
+import java.util.Objects;
+
+/**
+ * The settings every framework's protocol shares. Immutable: each {@code with} returns a copy.
+ *
+ * @param host server host
+ * @param port server port
+ * @param timeout per call; a later reply is a KO "timeout after N ms"
+ * @param mode async (default) or sync
+ * @param syncThreads size of the sync pool (default 200, as in the write-up)
+ * @param connections connections or channels the users share; 0 means the framework's default
+ */
+public record RpcSettings(String host, int port, Duration timeout, InvocationMode mode, int syncThreads, int connections) {
+
+  public static final Duration DEFAULT_TIMEOUT = Duration.ofSeconds(5);
+  public static final int DEFAULT_SYNC_THREADS = 200;
+
+  public RpcSettings {
+    Objects.requireNonNull(host, "host");
+    Objects.requireNonNull(timeout, "timeout");
+    Objects.requireNonNull(mode, "mode");
+    if (port < 0 || port > 65535) {
+      throw new IllegalArgumentException("port must be between 0 and 65535, got " + port);
+    }
+    if (timeout.isNegative() || timeout.isZero()) {
+      throw new IllegalArgumentException("timeout must be positive, got " + timeout);
+    }
+    if (syncThreads < 1) {
+      throw new IllegalArgumentException("syncThreads must be at least 1, got " + syncThreads);
+    }
+    if (connections < 0) {
+      throw new IllegalArgumentException("connections must be 0 (framework default) or more, got " + connections);
+    }
+  }
+
+  public static RpcSettings defaults(int port) {
+    return new RpcSettings("127.0.0.1", port, DEFAULT_TIMEOUT, InvocationMode.ASYNC, DEFAULT_SYNC_THREADS, 0);
+  }
+
+  public RpcSettings withTarget(String newHost, int newPort) {
+    return new RpcSettings(newHost, newPort, timeout, mode, syncThreads, connections);
+  }
+
+  public RpcSettings withTimeout(Duration newTimeout) {
+    return new RpcSettings(host, port, newTimeout, mode, syncThreads, connections);
+  }
+
+  public RpcSettings withMode(InvocationMode newMode) {
+    return new RpcSettings(host, port, timeout, newMode, syncThreads, connections);
+  }
+
+  public RpcSettings withSyncThreads(int n) {
+    return new RpcSettings(host, port, timeout, mode, n, connections);
+  }
+
+  public RpcSettings withConnections(int n) {
+    return new RpcSettings(host, port, timeout, mode, syncThreads, n);
+  }
+
+  public long timeoutMillis() {
+    return timeout.toMillis();
+  }
+}

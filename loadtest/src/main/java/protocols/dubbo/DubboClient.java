@@ -1,0 +1,89 @@
+package protocols.dubbo;
+
+import contract.dubbo.DubboSerialization;
+import contract.dubbo.ExactAddressTransporter;
+import contract.dubbo.MobileService;
+import contract.dubbo.Order;
+import java.util.concurrent.CompletionStage;
+import org.apache.dubbo.config.ApplicationConfig;
+import org.apache.dubbo.config.ReferenceConfig;
+import org.apache.dubbo.config.bootstrap.DubboBootstrap;
+import org.apache.dubbo.remoting.TimeoutException;
+import org.apache.dubbo.rpc.RpcException;
+import protocols.core.RpcClient;
+import protocols.core.RpcSettings;
+
+/** A Dubbo consumer of the echo: one reference, connected straight to the server (no registry). */
+final class DubboClient implements RpcClient<Order, Order> {
+  static {
+    // Before Dubbo's first logger exists: route its logs to Gatling's logback (logback-test.xml),
+    // instead of java.util.logging on the console.
+    if (System.getProperty("dubbo.application.logger") == null) {
+      System.setProperty("dubbo.application.logger", "slf4j");
+    }
+  }
+
+  private final DubboBootstrap bootstrap;
+  private final MobileService service;
+
+  DubboClient(RpcSettings settings, String serialization) {
+    DubboSerialization.secureKryo();
+    ApplicationConfig application = new ApplicationConfig("gatling-dubbo-consumer");
+    application.setQosEnable(false);
+    application.setSerializeCheckStatus("STRICT");
+
+    ReferenceConfig<MobileService> reference = new ReferenceConfig<>();
+    reference.setInterface(MobileService.class);
+    // The consumer's serialization travels in the URL; prefer.serialization stops Dubbo 3 from
+    // negotiating its own default (fastjson2) instead. client=exact keeps 127.0.0.1 as given.
+    reference.setUrl("dubbo://" + settings.host() + ":" + settings.port() + "/" + MobileService.class.getName()
+        + "?serialization=" + serialization + "&prefer.serialization=" + serialization
+        + "&client=" + ExactAddressTransporter.NAME);
+    reference.setTimeout((int) Math.min(Integer.MAX_VALUE, settings.timeoutMillis()));
+    reference.setRetries(0); // a retry would hide a failure and count one call twice
+    reference.setCheck(true); // fail at start, not on the first call, if the server is not there
+    if (settings.connections() > 0) {
+      reference.setConnections(settings.connections());
+    }
+    bootstrap = DubboBootstrap.newInstance();
+    bootstrap.application(application).reference(reference).start();
+    service = reference.get();
+  }
+
+  @Override
+  public CompletionStage<Order> callAsync(Order request) {
+    return service.helloAsync(request);
+  }
+
+  @Override
+  public Order callSync(Order request) {
+    return service.hello(request);
+  }
+
+  @Override
+  public boolean isTimeout(Throwable error) {
+    return error instanceof TimeoutException || error instanceof RpcException e && e.isTimeout();
+  }
+
+  @Override
+  public String errorCode(Throwable error) {
+    if (error instanceof RpcException e) {
+      return switch (e.getCode()) {
+        case RpcException.NETWORK_EXCEPTION -> "dubbo network";
+        case RpcException.TIMEOUT_EXCEPTION -> "dubbo timeout";
+        case RpcException.BIZ_EXCEPTION -> "dubbo biz";
+        case RpcException.FORBIDDEN_EXCEPTION -> "dubbo forbidden";
+        case RpcException.SERIALIZATION_EXCEPTION -> "dubbo serialization";
+        case RpcException.NO_INVOKER_AVAILABLE_AFTER_FILTER -> "dubbo no invoker";
+        case RpcException.LIMIT_EXCEEDED_EXCEPTION -> "dubbo limit exceeded";
+        default -> "dubbo " + e.getCode();
+      };
+    }
+    return error.getClass().getSimpleName();
+  }
+
+  @Override
+  public void close() {
+    bootstrap.destroy();
+  }
+}

@@ -1,0 +1,39 @@
+package protocols.dubbo;
+
+import contract.dubbo.Order;
+import java.util.Map;
+import protocols.core.RpcClient;
+import protocols.core.RpcProtocol;
+import protocols.core.RpcProtocolKey;
+import protocols.core.RpcSettings;
+
+/** Dubbo's Gatling protocol: the shared settings plus the serialization. */
+public final class DubboProtocol extends RpcProtocol<Order, Order> {
+  public static final RpcProtocolKey<DubboProtocol> KEY = new RpcProtocolKey<>(DubboProtocol.class);
+
+  private final String serialization;
+
+  DubboProtocol(RpcSettings settings, String serialization) {
+    super(settings);
+    this.serialization = serialization;
+  }
+
+  public String serialization() {
+    return serialization;
+  }
+
+  @Override
+  public String framework() {
+    return "dubbo";
+  }
+
+  @Override
+  public Map<String, Object> describe() {
+    return Map.of("serialization", serialization);
+  }
+
+  @Override
+  public RpcClient<Order, Order> newClient() {
+    return new DubboClient(settings(), serialization);
+  }
+}

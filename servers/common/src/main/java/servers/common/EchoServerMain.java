@@ -1,0 +1,111 @@
+package servers.common;
+
+import java.io.IOException;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.ServerSocket;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.concurrent.CountDownLatch;
+
+/**
+ * The life cycle every echo server shares: parse flags, check the port, start, print one ready line,
+ * stop cleanly on SIGTERM. Errors are one line on stderr and exit code 2 (bad flags) or 1 (start failed).
+ */
+public final class EchoServerMain {
+
+  /** The line the load generator waits for: {@code READY <framework> <host>:<port>}. */
+  public static final String READY_PREFIX = "READY ";
+
+  /** A started server. */
+  public interface RunningServer {
+    void stop() throws Exception;
+  }
+
+  /** Starts a framework's server from its flags. */
+  public interface Starter {
+    RunningServer start(ServerFlags flags, String host, int port) throws Exception;
+  }
+
+  private EchoServerMain() {}
+
+  /** Flags every server takes, before the framework's own. */
+  public static Map<String, String> commonDefaults(int defaultPort) {
+    Map<String, String> d = new LinkedHashMap<>();
+    d.put("host", "127.0.0.1");
+    d.put("port", Integer.toString(defaultPort));
+    return d;
+  }
+
+  public static void run(String framework, String[] args, Map<String, String> defaults, Starter starter) {
+    ServerFlags flags;
+    String host;
+    int port;
+    try {
+      flags = ServerFlags.parse(args, defaults);
+      host = flags.get("host");
+      port = flags.intValue("port", 1, 65535);
+      checkPortFree(host, port);
+    } catch (IllegalArgumentException e) {
+      fail(2, framework + " echo server: " + e.getMessage());
+      return;
+    }
+    RunningServer server;
+    try {
+      server = starter.start(flags, host, port);
+    } catch (Exception e) {
+      fail(1, framework + " echo server: could not start on " + host + ":" + port + ": " + rootMessage(e));
+      return;
+    }
+    CountDownLatch stopped = new CountDownLatch(1);
+    Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+      try {
+        server.stop();
+      } catch (Exception e) {
+        System.err.println(framework + " echo server: error while stopping: " + rootMessage(e));
+      } finally {
+        stopped.countDown();
+      }
+    }, "echo-server-stop"));
+    System.out.println(READY_PREFIX + framework + " " + host + ":" + port);
+    System.out.flush();
+    try {
+      stopped.await();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+  }
+
+  /** Fails fast with a clear message rather than a framework's bind stack trace. */
+  static void checkPortFree(String host, int port) {
+    InetAddress address;
+    try {
+      address = InetAddress.getByName(host);
+    } catch (IOException e) {
+      throw new IllegalArgumentException("unknown host '" + host + "'");
+    }
+    try (ServerSocket probe = new ServerSocket()) {
+      probe.setReuseAddress(true);
+      probe.bind(new InetSocketAddress(address, port));
+    } catch (IOException e) {
+      throw new IllegalArgumentException("port " + port + " on " + host + " is already in use or cannot be bound ("
+          + e.getMessage() + ")");
+    }
+  }
+
+  public static String rootMessage(Throwable t) {
+    Throwable root = t;
+    while (root.getCause() != null && root.getCause() != root) {
+      root = root.getCause();
+    }
+    String msg = root.getMessage();
+    return root.getClass().getSimpleName() + (msg == null ? "" : ": " + msg.lines().findFirst().orElse(""));
+  }
+
+  private static void fail(int code, String line) {
+    System.err.println(line);
+    System.err.flush();
+    // halt: frameworks leave non-daemon threads behind after a failed start.
+    Runtime.getRuntime().halt(code);
+  }
+}

@@ -1,0 +1,78 @@
+package servers.dubbo;
+
+import contract.dubbo.DubboSerialization;
+import contract.dubbo.ExactAddressTransporter;
+import contract.dubbo.MobileService;
+import contract.dubbo.Order;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import org.apache.dubbo.config.ApplicationConfig;
+import org.apache.dubbo.config.ProtocolConfig;
+import org.apache.dubbo.config.RegistryConfig;
+import org.apache.dubbo.config.ServiceConfig;
+import org.apache.dubbo.config.bootstrap.DubboBootstrap;
+import servers.common.EchoServerMain;
+import servers.common.ServerFlags;
+
+/**
+ * Dubbo provider of the echo: dubbo protocol over Netty, no registry (clients connect directly).
+ *
+ * <pre>java servers.dubbo.DubboEchoServer [--host 127.0.0.1] [--port 20880] [--threads 200]
+ *     [--serialization hessian2|kryo|fastjson2]</pre>
+ */
+public final class DubboEchoServer {
+
+  public static final int DEFAULT_PORT = 20880;
+
+  public static void main(String[] args) {
+    Map<String, String> defaults = EchoServerMain.commonDefaults(DEFAULT_PORT);
+    // 200 provider threads: the write-up's pool, and Dubbo's own default for a fixed pool.
+    defaults.put("threads", "200");
+    defaults.put("serialization", DubboSerialization.DEFAULT);
+    EchoServerMain.run("dubbo", args, defaults, DubboEchoServer::start);
+  }
+
+  static EchoServerMain.RunningServer start(ServerFlags flags, String host, int port) {
+    String serialization = flags.oneOf("serialization", DubboSerialization.SUPPORTED.toArray(String[]::new));
+    int threads = flags.intValue("threads", 1, 10_000);
+    DubboSerialization.secureKryo();
+
+    ApplicationConfig application = new ApplicationConfig("dubbo-echo-server");
+    application.setQosEnable(false);
+    // Only the contract's classes (those in MobileService's signatures) may be deserialized.
+    application.setSerializeCheckStatus("STRICT");
+
+    ProtocolConfig protocol = new ProtocolConfig("dubbo", port);
+    protocol.setHost(host);
+    protocol.setServer(ExactAddressTransporter.NAME);
+    protocol.setParameters(Map.of(ExactAddressTransporter.BIND_HOST_KEY, host));
+    protocol.setThreadpool("fixed");
+    protocol.setThreads(threads);
+    protocol.setSerialization(serialization);
+    protocol.setPreferSerialization(serialization);
+
+    ServiceConfig<MobileService> service = new ServiceConfig<>();
+    service.setInterface(MobileService.class);
+    service.setRef(new Echo());
+
+    DubboBootstrap bootstrap = DubboBootstrap.newInstance();
+    bootstrap.application(application)
+        .registry(new RegistryConfig(RegistryConfig.NO_AVAILABLE))
+        .protocol(protocol)
+        .service(service)
+        .start();
+    return bootstrap::destroy;
+  }
+
+  static final class Echo implements MobileService {
+    @Override
+    public Order hello(Order order) {
+      return order;
+    }
+
+    @Override
+    public CompletableFuture<Order> helloAsync(Order order) {
+      return CompletableFuture.completedFuture(order);
+    }
+  }
+}
