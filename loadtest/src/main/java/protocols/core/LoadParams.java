@@ -14,8 +14,8 @@ import java.util.Properties;
  */
 public final class LoadParams {
   public static final String DEFAULT_LEVELS = "1,5,20,50,100";
-  public static final int DEFAULT_DURATION_SECONDS = 10;
-  public static final int DEFAULT_WARMUP_SECONDS = 5;
+  public static final int DEFAULT_DURATION_SECONDS = 15;
+  public static final int DEFAULT_WARMUP_SECONDS = 10;
   public static final int DEFAULT_TIMEOUT_MILLIS = 3000;
 
   private final Map<String, String> values;

@@ -24,16 +24,27 @@ final class RunReport {
   private final Thread shutdownHook;
   private int attached;
 
-  private RunReport(CoreComponents core) {
+  private RunReport(CoreComponents core, Path folder, boolean writeOnExit) {
     this.core = core;
+    this.folder = folder;
+    this.shutdownHook = writeOnExit ? new Thread(() -> write(true), "rpc-summary-on-exit") : null;
+    if (shutdownHook != null) {
+      Runtime.getRuntime().addShutdownHook(shutdownHook);
+    }
+  }
+
+  private static RunReport forRun(CoreComponents core) {
     // Found now, while Gatling holds simulation.log open; Gatling does not expose its results folder.
-    this.folder = RunFolder.ofCurrentRun().orElse(Paths.get("target", "gatling"));
-    this.shutdownHook = new Thread(() -> write(true), "rpc-summary-on-exit");
-    Runtime.getRuntime().addShutdownHook(shutdownHook);
+    return new RunReport(core, RunFolder.ofCurrentRun().orElse(Paths.get("target", "gatling")), true);
+  }
+
+  /** A report that records but writes nothing: for tests of the action alone. */
+  static RunReport detached() {
+    return new RunReport(null, null, false);
   }
 
   static synchronized RunReport attach(CoreComponents core, RpcProtocol<?, ?> protocol) {
-    RunReport report = RUNS.computeIfAbsent(core, RunReport::new);
+    RunReport report = RUNS.computeIfAbsent(core, RunReport::forRun);
     report.attached++;
     RpcSettings s = protocol.settings();
     Map<String, Object> p = new LinkedHashMap<>();
@@ -55,6 +66,9 @@ final class RunReport {
   }
 
   void release() {
+    if (folder == null) {
+      return;
+    }
     synchronized (RunReport.class) {
       if (--attached > 0) {
         return;
@@ -62,7 +76,9 @@ final class RunReport {
       RUNS.remove(core);
     }
     try {
-      Runtime.getRuntime().removeShutdownHook(shutdownHook);
+      if (shutdownHook != null) {
+        Runtime.getRuntime().removeShutdownHook(shutdownHook);
+      }
     } catch (IllegalStateException alreadyShuttingDown) {
       // the hook is running or about to: it writes the same figures
     }

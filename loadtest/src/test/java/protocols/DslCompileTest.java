@@ -1,0 +1,45 @@
+package protocols;
+
+import static io.gatling.javaapi.core.CoreDsl.atOnceUsers;
+import static io.gatling.javaapi.core.CoreDsl.scenario;
+import static protocols.dubbo.DubboDsl.dubbo;
+
+import contract.dubbo.Order;
+import io.gatling.javaapi.core.ScenarioBuilder;
+import io.gatling.javaapi.core.Simulation;
+import java.time.Duration;
+import protocols.core.InvocationMode;
+import protocols.core.RpcCheck;
+import protocols.dubbo.DubboDsl;
+import protocols.dubbo.DubboProtocolBuilder;
+
+/**
+ * Compiled, never run (as Gatling's own JmsJavaCompileTest): it calls every DSL method, so a change
+ * that breaks the DSL breaks the build.
+ */
+public class DslCompileTest extends Simulation {
+
+  DubboProtocolBuilder dubboProtocol = dubbo
+      .target("127.0.0.1", 20880)
+      .target("127.0.0.1:20880")
+      .timeout(Duration.ofSeconds(2))
+      .mode(InvocationMode.SYNC)
+      .async()
+      .sync()
+      .syncThreads(200)
+      .connections(2)
+      .serialization("kryo");
+
+  ScenarioBuilder scn = scenario("dsl")
+      .exec(session -> session.set("order", DubboDsl.order(1)))
+      .exec(dubbo("echo #{order}").hello("#{order}"))
+      .exec(dubbo("echo").hello(session -> DubboDsl.order(session.userId())))
+      .exec(dubbo("echo").hello(session -> session.<Order>get("order")).echoCheck(false))
+      .exec(dubbo("echo").hello("#{order}")
+          .check(RpcCheck.echo())
+          .check((request, reply) -> reply.getAmount() > 0 ? null : "no amount"));
+
+  {
+    setUp(scn.injectOpen(atOnceUsers(1))).protocols(dubboProtocol);
+  }
+}

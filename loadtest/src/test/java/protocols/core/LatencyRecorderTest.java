@@ -1,0 +1,79 @@
+package protocols.core;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class LatencyRecorderTest {
+  private static final long MS = 1_000_000L;
+
+  @Test
+  void percentilesAndCountsFromKnownLatencies() {
+    LatencyRecorder r = new LatencyRecorder();
+    // 1..1000 µs, one call each, laid end to end over 1 second; plus 10 KOs.
+    long t = 0;
+    for (int us = 1; us <= 1000; us++) {
+      r.record("echo", t, t + us * 1_000L, true);
+      t += MS;
+    }
+    for (int i = 0; i < 10; i++) {
+      r.record("echo", 0, 5, false);
+    }
+    LatencyRecorder.RequestStats s = r.snapshot().get(0);
+    assertEquals(1010, s.count());
+    assertEquals(10, s.ko());
+    assertEquals(500.5, s.mean(), 0.5);
+    assertEquals(500, s.p50(), 1);
+    assertEquals(900, s.p90(), 1);
+    assertEquals(990, s.p99(), 1);
+    assertEquals(999, s.p999(), 1);
+    assertEquals(1000, s.max(), 1);
+    // first start 0, last end 999 ms + 1000 µs = 1.000 s
+    assertEquals(1.0, s.durationSeconds(), 0.001);
+    assertEquals(1010, s.throughput(), 1);
+  }
+
+  @Test
+  void requestNamesKeepTheOrderTheyWereFirstSeen() {
+    LatencyRecorder r = new LatencyRecorder();
+    r.record("echo 5 clients (async)", 0, 10_000, true);
+    r.record("echo 1 clients (async)", 0, 10_000, true);
+    r.record("echo 5 clients (async)", 0, 10_000, true);
+    assertEquals(List.of("echo 5 clients (async)", "echo 1 clients (async)"),
+        r.snapshot().stream().map(LatencyRecorder.RequestStats::name).toList());
+  }
+
+  @Test
+  void onlyKosGiveZeroLatencies() {
+    LatencyRecorder r = new LatencyRecorder();
+    r.record("echo", 0, 3 * MS, false);
+    LatencyRecorder.RequestStats s = r.snapshot().get(0);
+    assertEquals(1, s.ko());
+    assertEquals(0, s.p99());
+    assertEquals(0, s.max());
+  }
+
+  @Test
+  void summaryFileHasEveryFigure(@TempDir Path dir) throws Exception {
+    LatencyRecorder r = new LatencyRecorder();
+    r.record("echo 1 clients (async)", 0, 150_000, true);
+    Path file = r.writeSummary(dir, Map.of("mode", "async"));
+    assertEquals(dir.resolve("rpc-summary.json"), file);
+    JsonNode root = new ObjectMapper().readTree(Files.readString(file));
+    assertEquals("microseconds", root.get("unit").asText());
+    JsonNode echo = root.get("requests").get("echo 1 clients (async)");
+    for (String field : List.of("count", "ko", "durationSeconds", "throughput", "mean", "p50", "p90", "p99", "p999", "max")) {
+      assertTrue(echo.has(field), field);
+    }
+    assertEquals(150, echo.get("p50").asLong(), 1);
+    assertTrue(Files.notExists(dir.resolve("rpc-summary.json.tmp")));
+  }
+}

@@ -1,0 +1,67 @@
+package protocols.core;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import org.junit.jupiter.api.Test;
+
+class LoadParamsTest {
+
+  @Test
+  void defaults() {
+    LoadParams p = new LoadParams(Map.of()).validate();
+    assertEquals(List.of(1, 5, 20, 50, 100), p.levels());
+    assertEquals(Duration.ofSeconds(LoadParams.DEFAULT_DURATION_SECONDS), p.duration());
+    assertEquals(Optional.empty(), p.calls());
+    assertEquals(InvocationMode.ASYNC, p.mode());
+    assertEquals(Optional.empty(), p.target());
+    assertEquals(200, p.syncThreads());
+    assertEquals(0, p.connections());
+  }
+
+  @Test
+  void parsesEveryParameter() {
+    LoadParams p = new LoadParams(Map.of("levels", "50, 100", "duration", "7", "calls", "300000", "warmup", "0",
+        "mode", "sync", "target", "10.0.0.1:20880", "timeout", "250", "syncThreads", "16", "connections", "4"));
+    assertEquals(List.of(50, 100), p.levels());
+    assertEquals(Duration.ofSeconds(7), p.duration());
+    assertEquals(Optional.of(300_000), p.calls());
+    assertEquals(Duration.ZERO, p.warmup());
+    assertEquals(InvocationMode.SYNC, p.mode());
+    assertEquals(new HostPort("10.0.0.1", 20880), p.target().get());
+    assertEquals(Duration.ofMillis(250), p.timeout());
+    assertEquals(16, p.syncThreads());
+    assertEquals(4, p.connections());
+  }
+
+  @Test
+  void malformedValuesNameTheParameter() {
+    assertMessage("-Dlevels", Map.of("levels", "1,,5"));
+    assertMessage("-Dlevels", Map.of("levels", "0"));
+    assertMessage("twice", Map.of("levels", "5,5"));
+    assertMessage("-Dduration", Map.of("duration", "ten"));
+    assertMessage("-Dcalls", Map.of("calls", "-1"));
+    assertMessage("mode must be async or sync", Map.of("mode", "callback"));
+    assertMessage("-Dtarget", Map.of("target", "localhost"));
+    assertMessage("-Dtarget", Map.of("target", "localhost:99999"));
+    assertMessage("-DsyncThreads", Map.of("syncThreads", "0"));
+  }
+
+  @Test
+  void choiceRejectsUnknownValues() {
+    LoadParams p = new LoadParams(Map.of("serialization", "java"));
+    IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+        () -> p.choice("serialization", "hessian2", List.of("hessian2", "kryo")));
+    assertEquals("-Dserialization must be one of hessian2|kryo, got 'java'", e.getMessage());
+  }
+
+  private static void assertMessage(String expected, Map<String, String> values) {
+    IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> new LoadParams(values).validate());
+    assertTrue(e.getMessage().contains(expected), e.getMessage());
+  }
+}

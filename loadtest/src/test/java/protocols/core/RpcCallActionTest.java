@@ -1,0 +1,289 @@
+package protocols.core;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.gatling.commons.stats.KO$;
+import io.gatling.commons.stats.OK$;
+import io.gatling.commons.stats.Status;
+import io.gatling.commons.util.DefaultClock;
+import io.gatling.core.CoreComponents;
+import io.gatling.core.action.Action;
+import io.gatling.core.actor.ActorRef;
+import io.gatling.core.controller.Controller;
+import io.gatling.core.session.GroupBlock;
+import io.gatling.core.session.Session;
+import io.gatling.core.session.Session$;
+import io.gatling.core.stats.StatsEngine;
+import io.gatling.javaapi.core.internal.Expressions;
+import io.netty.channel.DefaultEventLoop;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Function;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import io.gatling.commons.validation.Validation;
+import scala.Function1;
+import scala.Option;
+
+/**
+ * The action's outcomes against a controllable in-process client: every outcome is logged exactly
+ * once, with the right status and message, and the user always moves on.
+ */
+class RpcCallActionTest {
+  private final DefaultEventLoop loop = new DefaultEventLoop();
+  private final RecordingStats stats = new RecordingStats();
+  private final LinkedBlockingQueue<Session> resumed = new LinkedBlockingQueue<>();
+
+  @AfterEach
+  void stop() {
+    loop.shutdownGracefully(0, 1, TimeUnit.SECONDS);
+  }
+
+  @Test
+  void matchingReplyIsOk() throws Exception {
+    Logged r = runOnce(new FunctionClient(CompletableFuture::completedFuture), Duration.ofSeconds(1), "abc");
+    assertEquals(OK$.MODULE$, r.status);
+    assertTrue(r.message.isEmpty());
+    assertFalse(r.session.isFailed());
+  }
+
+  @Test
+  void differentReplyIsKoWithEchoMismatch() throws Exception {
+    Logged r = runOnce(new FunctionClient(req -> CompletableFuture.completedFuture(req + "!")), Duration.ofSeconds(1), "abc");
+    assertEquals(KO$.MODULE$, r.status);
+    assertEquals("echo mismatch: reply differs from request", r.message.get());
+    assertTrue(r.session.isFailed());
+  }
+
+  @Test
+  void noReplyIsKoTimeoutAfterTheTimeout() throws Exception {
+    long t0 = System.nanoTime();
+    Logged r = runOnce(new FunctionClient(req -> new CompletableFuture<>()), Duration.ofMillis(200), "abc");
+    long waitedMillis = (System.nanoTime() - t0) / 1_000_000;
+    assertEquals(KO$.MODULE$, r.status);
+    assertEquals("timeout after 200 ms", r.message.get());
+    assertEquals("timeout", r.code.get());
+    assertTrue(waitedMillis >= 190, "completed after " + waitedMillis + " ms");
+  }
+
+  @Test
+  void lateReplyAfterTimeoutIsLoggedOnce() throws Exception {
+    CompletableFuture<String> late = new CompletableFuture<>();
+    Logged r = runOnce(new FunctionClient(req -> late), Duration.ofMillis(100), "abc");
+    late.complete("abc"); // arrives after the timeout fired
+    Thread.sleep(200);
+    assertEquals(KO$.MODULE$, r.status);
+    assertEquals(1, stats.responses.size(), "one log line per call");
+    assertTrue(resumed.isEmpty(), "the user moved on once");
+  }
+
+  @Test
+  void frameworkErrorIsKoWithItsCodeAndMessage() throws Exception {
+    Logged r = runOnce(new FunctionClient(
+        req -> CompletableFuture.failedFuture(new IllegalStateException("connection reset"))), Duration.ofSeconds(1), "abc");
+    assertEquals(KO$.MODULE$, r.status);
+    assertEquals("IllegalStateException", r.code.get());
+    assertEquals("IllegalStateException: connection reset", r.message.get());
+  }
+
+  @Test
+  void clientThatThrowsIsKoNotAHang() throws Exception {
+    Logged r = runOnce(new FunctionClient(req -> {
+      throw new IllegalArgumentException("boom");
+    }), Duration.ofSeconds(1), "abc");
+    assertEquals(KO$.MODULE$, r.status);
+    assertEquals("IllegalArgumentException: boom", r.message.get());
+  }
+
+  @Test
+  void unresolvablePayloadIsACrashKo() throws Exception {
+    RpcCallAction<String, String> action = action(new FunctionClient(CompletableFuture::completedFuture),
+        Duration.ofSeconds(1), Expressions.toExpression("#{missing}", Object.class), InvocationMode.ASYNC);
+    loop.execute(() -> action.execute(Session$.MODULE$.apply("scn", 1L, loop)));
+    Logged r = next();
+    assertEquals(KO$.MODULE$, r.status);
+    assertEquals("crash", r.code.get());
+    assertTrue(r.message.get().startsWith("crash: payload: "), r.message.get());
+  }
+
+  @Test
+  void syncModeRunsTheBlockingCallOffTheEventLoop() throws Exception {
+    CopyOnWriteArrayList<Boolean> onLoop = new CopyOnWriteArrayList<>();
+    FunctionClient client = new FunctionClient(CompletableFuture::completedFuture) {
+      @Override
+      public String callSync(String request) {
+        onLoop.add(loop.inEventLoop());
+        return request;
+      }
+    };
+    Logged r = runOnce(client, Duration.ofSeconds(1), "abc", InvocationMode.SYNC);
+    assertEquals(OK$.MODULE$, r.status);
+    assertEquals(List.of(false), onLoop);
+  }
+
+  @Test
+  void latencyIsRecordedInMicroseconds() throws Exception {
+    FunctionClient slow = new FunctionClient(req -> CompletableFuture.supplyAsync(() -> req,
+        CompletableFuture.delayedExecutor(20, TimeUnit.MILLISECONDS)));
+    RpcCallAction<String, String> action =
+        action(slow, Duration.ofSeconds(1), Expressions.toStaticValueExpression("x"), InvocationMode.ASYNC);
+    loop.execute(() -> action.execute(Session$.MODULE$.apply("scn", 1L, loop)));
+    next();
+    LatencyRecorder.RequestStats s = lastRecorder.snapshot().get(0);
+    assertEquals(1, s.count());
+    assertTrue(s.p50() >= 19_000 && s.p50() < 1_000_000, "p50 " + s.p50() + " µs");
+  }
+
+  // --- harness ---
+
+  private LatencyRecorder lastRecorder;
+
+  private Logged runOnce(RpcClient<String, String> client, Duration timeout, String payload) throws Exception {
+    return runOnce(client, timeout, payload, InvocationMode.ASYNC);
+  }
+
+  private Logged runOnce(RpcClient<String, String> client, Duration timeout, String payload, InvocationMode mode)
+      throws Exception {
+    RpcCallAction<String, String> action =
+        action(client, timeout, Expressions.toStaticValueExpression(payload), mode);
+    loop.execute(() -> action.execute(Session$.MODULE$.apply("scn", 1L, loop)));
+    return next();
+  }
+
+  private Logged next() throws InterruptedException {
+    Session s = resumed.poll(5, TimeUnit.SECONDS);
+    assertNotNull(s, "the virtual user was never resumed");
+    assertEquals(1, stats.responses.size());
+    Logged r = stats.responses.get(0);
+    r.session = s;
+    return r;
+  }
+
+  private RpcCallAction<String, String> action(RpcClient<String, String> client, Duration timeout,
+                                               Function1<Session, Validation<Object>> payload, InvocationMode mode) {
+    RpcSettings settings = RpcSettings.defaults(1).withTimeout(timeout).withMode(mode).withSyncThreads(2);
+    TestProtocol protocol = new TestProtocol(settings, client);
+    CoreComponents core = new CoreComponents(null, null, null, Option.empty(), stats, new DefaultClock(), null, null);
+    RunReport report = RunReport.detached();
+    lastRecorder = report.recorder();
+    RpcComponents<String, String> components = new RpcComponents<>(protocol, client, report, core);
+    return new RpcCallAction<>("test", Expressions.toStringExpression("echo"),
+        payload,
+        List.of(RpcCheck.echo()), components, new Resume());
+  }
+
+  private final class Resume implements Action {
+    private com.typesafe.scalalogging.Logger logger =
+        com.typesafe.scalalogging.Logger.apply(org.slf4j.LoggerFactory.getLogger(Resume.class));
+
+    @Override
+    public String name() {
+      return "resume";
+    }
+
+    @Override
+    public void execute(Session session) {
+      assertTrue(loop.inEventLoop(), "the user resumes on its own event loop");
+      resumed.add(session);
+    }
+
+    @Override
+    public com.typesafe.scalalogging.Logger logger() {
+      return logger;
+    }
+
+    @Override
+    public void com$typesafe$scalalogging$StrictLogging$_setter_$logger_$eq(com.typesafe.scalalogging.Logger l) {
+      logger = l;
+    }
+  }
+
+  static class FunctionClient implements RpcClient<String, String> {
+    private final Function<String, CompletableFuture<String>> f;
+
+    FunctionClient(Function<String, CompletableFuture<String>> f) {
+      this.f = f;
+    }
+
+    @Override
+    public CompletionStage<String> callAsync(String request) {
+      return f.apply(request);
+    }
+
+    @Override
+    public String callSync(String request) throws Exception {
+      return f.apply(request).get();
+    }
+
+    @Override
+    public void close() {}
+  }
+
+  static final class TestProtocol extends RpcProtocol<String, String> {
+    private final RpcClient<String, String> client;
+
+    TestProtocol(RpcSettings settings, RpcClient<String, String> client) {
+      super(settings);
+      this.client = client;
+    }
+
+    @Override
+    public String framework() {
+      return "test";
+    }
+
+    @Override
+    public RpcClient<String, String> newClient() {
+      return client;
+    }
+  }
+
+  static final class Logged {
+    Status status;
+    Option<String> code;
+    Option<String> message;
+    Session session;
+  }
+
+  /** Gatling's StatsEngine interface, recording what the action logs. */
+  static final class RecordingStats implements StatsEngine {
+    final List<Logged> responses = new CopyOnWriteArrayList<>();
+
+    @Override
+    public void logResponse(String scenario, scala.collection.immutable.List<String> groups, String requestName,
+                            long start, long end, Status status, Option<String> code, Option<String> message) {
+      Logged l = new Logged();
+      l.status = status;
+      l.code = code;
+      l.message = message;
+      responses.add(l);
+    }
+
+    @Override
+    public void start() {}
+
+    @Override
+    public void stop(ActorRef<Controller.Command> controller, Option<Exception> exception) {}
+
+    @Override
+    public void logUserStart(String scenario) {}
+
+    @Override
+    public void logUserEnd(String scenario) {}
+
+    @Override
+    public void logGroupEnd(String scenario, GroupBlock groupBlock, long exitTimestamp) {}
+
+    @Override
+    public void logRequestCrash(String scenario, scala.collection.immutable.List<String> groups, String requestName,
+                                String error) {}
+  }
+}

@@ -1,0 +1,66 @@
+package simulations;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.nio.file.Path;
+import java.nio.file.Paths;
+import java.time.Duration;
+import java.util.Map;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+import org.junit.jupiter.api.Test;
+
+/** Bad input ends a run at once with one clear line and a non-zero exit, never a hang or a stack trace. */
+class BadInputIT {
+  private static final Path RESULTS = Paths.get("target", "it-results", "bad-input");
+  private static final Duration LIMIT = Duration.ofSeconds(90);
+
+  @ParameterizedTest
+  @CsvSource(delimiter = '|', value = {
+      "levels   | 1,x            | error: -Dlevels must be a comma-separated list",
+      "target   | nohost         | error: -Dtarget: expected host:port",
+      "target   | 127.0.0.1:1    | error: cannot reach the dubbo server at 127.0.0.1:1",
+      "mode     | callback       | error: mode must be async or sync",
+      "serialization | java      | error: -Dserialization must be one of hessian2|kryo|fastjson2"})
+  void badParameterIsOneLine(String name, String value, String expected) throws Exception {
+    GatlingProcess.Result run =
+        GatlingProcess.run("DubboEcho", Map.of(name, value), RESULTS.resolve(name + "-" + value.hashCode()), LIMIT);
+    assertNotEquals(0, run.exitCode());
+    assertOneLine(run.output(), expected);
+  }
+
+  @Test
+  void serverOnAPortInUseSaysSo() throws Exception {
+    try (ServerSocket taken = new ServerSocket(0, 1, InetAddress.getByName("127.0.0.1"))) {
+      Process p = new ProcessBuilder(Paths.get(System.getProperty("java.home"), "bin", "java").toString(),
+          "-cp", System.getProperty("java.class.path"), "servers.dubbo.DubboEchoServer",
+          "--port", Integer.toString(taken.getLocalPort()))
+          .redirectErrorStream(true).start();
+      assertTrue(p.waitFor(60, java.util.concurrent.TimeUnit.SECONDS), "server gave up in time");
+      String out = new String(p.getInputStream().readAllBytes());
+      assertNotEquals(0, p.exitValue());
+      assertOneLine(out, "dubbo echo server: port " + taken.getLocalPort() + " on 127.0.0.1 is already in use");
+    }
+  }
+
+  @Test
+  void unknownServerFlagSaysSo() throws Exception {
+    Process p = new ProcessBuilder(Paths.get(System.getProperty("java.home"), "bin", "java").toString(),
+        "-cp", System.getProperty("java.class.path"), "servers.dubbo.DubboEchoServer", "--serialisation", "kryo")
+        .redirectErrorStream(true).start();
+    assertTrue(p.waitFor(60, java.util.concurrent.TimeUnit.SECONDS));
+    assertEquals(2, p.exitValue());
+    assertOneLine(new String(p.getInputStream().readAllBytes()), "dubbo echo server: unknown flag --serialisation");
+  }
+
+  private static void assertOneLine(String output, String expectedStart) {
+    long matching = output.lines().filter(l -> l.startsWith(expectedStart)).count();
+    assertEquals(1, matching, "one line starting with '" + expectedStart + "' in:\n" + output);
+    assertFalse(output.lines().anyMatch(l -> l.trim().startsWith("at ")), "no stack trace in:\n" + output);
+  }
+}
