@@ -10,10 +10,14 @@ import java.net.ServerSocket;
 import java.nio.file.Path;
 import java.nio.file.Paths;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.api.Test;
+import protocols.core.JvmCommand;
+import servers.dubbo.DubboEchoServer;
 
 /** Bad input ends a run at once with one clear line and a non-zero exit, never a hang or a stack trace. */
 class BadInputIT {
@@ -37,11 +41,9 @@ class BadInputIT {
   @Test
   void serverOnAPortInUseSaysSo() throws Exception {
     try (ServerSocket taken = new ServerSocket(0, 1, InetAddress.getByName("127.0.0.1"))) {
-      Process p = new ProcessBuilder(Paths.get(System.getProperty("java.home"), "bin", "java").toString(),
-          "-cp", System.getProperty("java.class.path"), "servers.dubbo.DubboEchoServer",
-          "--port", Integer.toString(taken.getLocalPort()))
-          .redirectErrorStream(true).start();
-      assertTrue(p.waitFor(60, java.util.concurrent.TimeUnit.SECONDS), "server gave up in time");
+      Process p = new ProcessBuilder(JvmCommand.of(List.of(), DubboEchoServer.class.getName(),
+          List.of("--port", Integer.toString(taken.getLocalPort())))).redirectErrorStream(true).start();
+      assertTrue(p.waitFor(60, TimeUnit.SECONDS), "server gave up in time");
       String out = new String(p.getInputStream().readAllBytes());
       assertNotEquals(0, p.exitValue());
       assertOneLine(out, "dubbo echo server: port " + taken.getLocalPort() + " on 127.0.0.1 is already in use");
@@ -50,10 +52,9 @@ class BadInputIT {
 
   @Test
   void unknownServerFlagSaysSo() throws Exception {
-    Process p = new ProcessBuilder(Paths.get(System.getProperty("java.home"), "bin", "java").toString(),
-        "-cp", System.getProperty("java.class.path"), "servers.dubbo.DubboEchoServer", "--serialisation", "kryo")
-        .redirectErrorStream(true).start();
-    assertTrue(p.waitFor(60, java.util.concurrent.TimeUnit.SECONDS));
+    Process p = new ProcessBuilder(JvmCommand.of(List.of(), DubboEchoServer.class.getName(),
+        List.of("--serialisation", "kryo"))).redirectErrorStream(true).start();
+    assertTrue(p.waitFor(60, TimeUnit.SECONDS));
     assertEquals(2, p.exitValue());
     assertOneLine(new String(p.getInputStream().readAllBytes()), "dubbo echo server: unknown flag --serialisation");
   }

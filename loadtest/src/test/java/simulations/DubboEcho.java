@@ -3,31 +3,23 @@ package simulations;
 import static protocols.dubbo.DubboDsl.dubbo;
 
 import contract.dubbo.DubboSerialization;
-import io.gatling.javaapi.core.Simulation;
 import java.util.List;
 import java.util.concurrent.ThreadLocalRandom;
-import protocols.core.EchoRun;
+import protocols.core.EchoSimulation;
+import protocols.core.LoadParams;
 import protocols.dubbo.DubboDsl;
 import servers.dubbo.DubboEchoServer;
 
-/**
- * Dubbo echo through the concurrency levels. {@code -Dserialization=hessian2|kryo|fastjson2} sets
- * both sides; the other parameters are listed in the README.
- */
-public class DubboEcho extends Simulation {
-  private final String serialization = EchoRun.orExit(() -> protocols.core.LoadParams.fromSystemProperties()
-      .choice("serialization", DubboSerialization.DEFAULT, DubboSerialization.SUPPORTED));
+/** Dubbo echo through the levels; {@code -Dserialization=hessian2|kryo|fastjson2} sets both sides. */
+public class DubboEcho extends EchoSimulation {
 
-  private final EchoRun run = EchoRun.start("dubbo", DubboEchoServer.class.getName(),
-      params -> List.of("--serialization", serialization));
-
-  {
-    setUp(run.populations(name -> dubbo(name).hello(session -> DubboDsl.order(ThreadLocalRandom.current().nextLong()))))
-        .protocols(run.configure(dubbo.serialization(serialization)));
+  public DubboEcho() {
+    super("dubbo", DubboEchoServer.class, p -> List.of("--serialization", serialization(p)));
+    echo(name -> dubbo(name).hello(session -> DubboDsl.order(ThreadLocalRandom.current().nextLong())),
+        run.configure(dubbo.serialization(serialization(run.params()))));
   }
 
-  @Override
-  public void after() {
-    run.stop();
+  private static String serialization(LoadParams params) {
+    return params.choice("serialization", DubboSerialization.DEFAULT, DubboSerialization.SUPPORTED);
   }
 }

@@ -5,8 +5,6 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.Paths;
 import java.time.Duration;
@@ -28,7 +26,7 @@ class DubboEchoIT {
           Map.of("levels", "1,5", "duration", "4", "warmup", "2", "target", server.address().toString()),
           RESULTS.resolve("dubbo-async-target"), LIMIT);
       assertEquals(0, run.exitCode(), run.output());
-      JsonNode requests = summary(run);
+      JsonNode requests = run.summary().get("requests");
       assertLevel(requests, "echo 1 clients (async)", 1000);
       assertLevel(requests, "echo 5 clients (async)", 2000);
       assertTrue(server.isAlive(), "a run with -Dtarget leaves the server alone");
@@ -41,7 +39,7 @@ class DubboEchoIT {
         Map.of("levels", "20", "duration", "4", "warmup", "1", "mode", "sync", "serialization", "kryo"),
         RESULTS.resolve("dubbo-sync-kryo-embedded"), LIMIT);
     assertEquals(0, run.exitCode(), run.output());
-    JsonNode root = new ObjectMapper().readTree(Files.readString(run.runFolder().resolve("rpc-summary.json")));
+    JsonNode root = run.summary();
     assertLevel(root.get("requests"), "echo 20 clients (sync)", 2000);
     JsonNode protocol = root.get("run").get("protocols").get(0);
     assertEquals("kryo", protocol.get("serialization").asText());
@@ -49,14 +47,6 @@ class DubboEchoIT {
     assertEquals(200, protocol.get("syncThreads").asInt());
     assertFalse(ProcessHandle.current().descendants().anyMatch(ProcessHandle::isAlive),
         "the embedded server is gone after the run");
-  }
-
-  private static JsonNode summary(GatlingProcess.Result run) throws Exception {
-    Path folder = run.runFolder();
-    assertTrue(Files.exists(folder.resolve("index.html")), "Gatling's report in " + folder);
-    Path summary = folder.resolve("rpc-summary.json");
-    assertTrue(Files.exists(summary), "rpc-summary.json next to index.html in " + folder);
-    return new ObjectMapper().readTree(Files.readString(summary)).get("requests");
   }
 
   /** At least {@code minOk} OK calls, no KO, and µs figures that hang together. */

@@ -1,17 +1,18 @@
 package simulations;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
-import java.lang.management.ManagementFactory;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.Paths;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
+import protocols.core.JvmCommand;
 
 /**
  * Runs a simulation the way the Maven plugin does: Gatling's own main class in a fresh JVM, with
@@ -30,26 +31,42 @@ final class GatlingProcess {
         return runs.get(0);
       }
     }
+
+    /** The run's rpc-summary.json, checked to sit next to Gatling's index.html. */
+    JsonNode summary() throws IOException {
+      Path folder = runFolder();
+      if (!Files.exists(folder.resolve("index.html"))) {
+        throw new AssertionError("no Gatling report in " + folder);
+      }
+      Path summary = folder.resolve("rpc-summary.json");
+      if (!Files.exists(summary)) {
+        throw new AssertionError("no rpc-summary.json next to index.html in " + folder);
+      }
+      return new ObjectMapper().readTree(Files.readString(summary));
+    }
   }
 
   private GatlingProcess() {}
 
+  private static void deleteRecursively(Path root) throws IOException {
+    if (!Files.exists(root)) {
+      return;
+    }
+    try (Stream<Path> all = Files.walk(root)) {
+      for (Path p : all.sorted(java.util.Comparator.reverseOrder()).toList()) {
+        Files.delete(p);
+      }
+    }
+  }
+
   static Result run(String simulation, Map<String, String> properties, Path resultsRoot, Duration limit)
       throws IOException, InterruptedException {
+    deleteRecursively(resultsRoot); // a run folder from an earlier build would be ambiguous
     Files.createDirectories(resultsRoot);
-    List<String> command = new ArrayList<>();
-    command.add(Paths.get(System.getProperty("java.home"), "bin", "java").toString());
-    ManagementFactory.getRuntimeMXBean().getInputArguments().stream()
-        .filter(a -> a.startsWith("--add-opens"))
-        .forEach(command::add);
-    command.add("-cp");
-    command.add(System.getProperty("java.class.path"));
-    properties.forEach((k, v) -> command.add("-D" + k + "=" + v));
-    command.add("io.gatling.app.Gatling");
-    command.add("-s");
-    command.add("simulations." + simulation);
-    command.add("-rf");
-    command.add(resultsRoot.toString());
+    List<String> jvmOptions = new ArrayList<>();
+    properties.forEach((k, v) -> jvmOptions.add("-D" + k + "=" + v));
+    List<String> command = JvmCommand.of(jvmOptions, "io.gatling.app.Gatling",
+        List.of("-s", "simulations." + simulation, "-rf", resultsRoot.toString()));
     Path log = resultsRoot.resolveSibling(resultsRoot.getFileName() + ".log");
     Process p = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile()).start();
     if (!p.waitFor(limit.toSeconds(), TimeUnit.SECONDS)) {

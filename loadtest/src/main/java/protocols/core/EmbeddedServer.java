@@ -3,13 +3,11 @@ package protocols.core;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
-import java.lang.management.ManagementFactory;
 import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.Paths;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -47,20 +45,9 @@ public final class EmbeddedServer implements AutoCloseable {
   public static EmbeddedServer start(String framework, String mainClass, List<String> extraArgs) {
     int port = freePort();
     String host = "127.0.0.1";
-    List<String> command = new ArrayList<>();
-    command.add(Paths.get(System.getProperty("java.home"), "bin", "java").toString());
-    // The same module opens as this JVM (Kryo needs them on both sides).
-    ManagementFactory.getRuntimeMXBean().getInputArguments().stream()
-        .filter(a -> a.startsWith("--add-opens"))
-        .forEach(command::add);
-    command.add("-cp");
-    command.add(System.getProperty("java.class.path"));
-    command.add(mainClass);
-    command.add("--host");
-    command.add(host);
-    command.add("--port");
-    command.add(Integer.toString(port));
-    command.addAll(extraArgs);
+    List<String> args = new ArrayList<>(List.of("--host", host, "--port", Integer.toString(port)));
+    args.addAll(extraArgs);
+    List<String> command = JvmCommand.of(List.of(), mainClass, args);
     Path log;
     Process process;
     try {

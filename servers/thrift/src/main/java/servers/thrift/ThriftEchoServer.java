@@ -1,0 +1,86 @@
+package servers.thrift;
+
+import contract.thrift.MobileService;
+import contract.thrift.Order;
+import contract.thrift.WireProtocols;
+import java.net.InetSocketAddress;
+import java.util.Map;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.apache.thrift.protocol.TProtocolFactory;
+import org.apache.thrift.server.TThreadedSelectorServer;
+import org.apache.thrift.transport.TNonblockingServerSocket;
+import org.apache.thrift.transport.layered.TFramedTransport;
+import servers.common.EchoServerMain;
+import servers.common.ServerFlags;
+
+/**
+ * Thrift echo on Thrift's non-blocking server ({@link TThreadedSelectorServer}, framed transport).
+ *
+ * <pre>java servers.thrift.ThriftEchoServer [--host 127.0.0.1] [--port 9090] [--threads 200]
+ *     [--selectors 2] [--protocol binary|compact] [--max-frame 1048576]</pre>
+ */
+public final class ThriftEchoServer {
+
+  public static final int DEFAULT_PORT = 9090;
+  /** Echo frames are ~100 bytes; anything past 1 MiB is garbage or abuse and closes the connection. */
+  public static final int DEFAULT_MAX_FRAME = 1024 * 1024;
+
+  public static void main(String[] args) {
+    Map<String, String> defaults = EchoServerMain.commonDefaults(DEFAULT_PORT);
+    // 200 workers: the write-up's server pool, as for the other frameworks' servers.
+    defaults.put("threads", "200");
+    defaults.put("selectors", "2");
+    defaults.put("protocol", WireProtocols.DEFAULT);
+    defaults.put("max-frame", Integer.toString(DEFAULT_MAX_FRAME));
+    EchoServerMain.run("thrift", args, defaults, ThriftEchoServer::start);
+  }
+
+  static EchoServerMain.RunningServer start(ServerFlags flags, String host, int port) throws Exception {
+    TProtocolFactory protocol =
+        WireProtocols.factory(flags.oneOf("protocol", WireProtocols.SUPPORTED.toArray(String[]::new)));
+    int workers = flags.intValue("threads", 1, 10_000);
+    int selectors = flags.intValue("selectors", 1, 64);
+    int maxFrame = flags.intValue("max-frame", 1024, Integer.MAX_VALUE);
+
+    TNonblockingServerSocket socket = new TNonblockingServerSocket(new InetSocketAddress(host, port), 0, maxFrame);
+    TThreadedSelectorServer.Args serverArgs = new TThreadedSelectorServer.Args(socket)
+        .processor(new MobileService.Processor<>(new Echo()))
+        .protocolFactory(protocol)
+        .transportFactory(new TFramedTransport.Factory(maxFrame))
+        .selectorThreads(selectors)
+        .executorService(workerPool(workers));
+    // Bounds the memory all half-read frames may hold together.
+    serverArgs.maxReadBufferBytes = 64L * maxFrame;
+    TThreadedSelectorServer server = new TThreadedSelectorServer(serverArgs);
+    Thread serving = new Thread(server::serve, "thrift-serve");
+    serving.start();
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+    while (!server.isServing()) {
+      if (!serving.isAlive() || System.nanoTime() > deadline) {
+        throw new IllegalStateException("Thrift server did not start serving");
+      }
+      Thread.sleep(5);
+    }
+    return () -> {
+      server.stop();
+      serving.join(5_000);
+    };
+  }
+
+  private static ExecutorService workerPool(int threads) {
+    AtomicInteger n = new AtomicInteger();
+    return new ThreadPoolExecutor(threads, threads, 60, TimeUnit.SECONDS, new LinkedBlockingQueue<>(),
+        r -> new Thread(r, "thrift-worker-" + n.incrementAndGet()));
+  }
+
+  static final class Echo implements MobileService.Iface {
+    @Override
+    public Order hello(Order order) {
+      return order;
+    }
+  }
+}
