@@ -3,6 +3,8 @@ package protocols;
 import static io.gatling.javaapi.core.CoreDsl.atOnceUsers;
 import static io.gatling.javaapi.core.CoreDsl.scenario;
 import static protocols.dubbo.DubboDsl.dubbo;
+import static protocols.grpc.GrpcDsl.grpc;
+import static protocols.thrift.ThriftDsl.thrift;
 
 import contract.dubbo.Order;
 import io.gatling.javaapi.core.ScenarioBuilder;
@@ -12,6 +14,10 @@ import protocols.core.InvocationMode;
 import protocols.core.RpcCheck;
 import protocols.dubbo.DubboDsl;
 import protocols.dubbo.DubboProtocolBuilder;
+import protocols.grpc.GrpcDsl;
+import protocols.grpc.GrpcProtocolBuilder;
+import protocols.thrift.ThriftDsl;
+import protocols.thrift.ThriftProtocolBuilder;
 
 /**
  * Compiled, never run (as Gatling's own JmsJavaCompileTest): it calls every DSL method, so a change
@@ -30,6 +36,10 @@ public class DslCompileTest extends Simulation {
       .connections(2)
       .serialization("kryo");
 
+  ThriftProtocolBuilder thriftProtocol = thrift.target("127.0.0.1:9090").wireProtocol("compact").connections(8);
+
+  GrpcProtocolBuilder grpcProtocol = grpc.target("127.0.0.1", 50051).connections(4).maxInboundMessageSize(4096);
+
   ScenarioBuilder scn = scenario("dsl")
       .exec(session -> session.set("order", DubboDsl.order(1)))
       .exec(dubbo("echo #{order}").hello("#{order}"))
@@ -37,9 +47,12 @@ public class DslCompileTest extends Simulation {
       .exec(dubbo("echo").hello(session -> session.<Order>get("order")).echoCheck(false))
       .exec(dubbo("echo").hello("#{order}")
           .check(RpcCheck.echo())
-          .check((request, reply) -> reply.getAmount() > 0 ? null : "no amount"));
+          .check((request, reply) -> reply.getAmount() > 0 ? null : "no amount"))
+      .exec(thrift("echo").hello(session -> ThriftDsl.order(1)))
+      .exec(grpc("echo").hello(session -> GrpcDsl.order(1))
+          .check((request, reply) -> reply.getOrderId() == request.getOrderId() ? null : "other order"));
 
   {
-    setUp(scn.injectOpen(atOnceUsers(1))).protocols(dubboProtocol);
+    setUp(scn.injectOpen(atOnceUsers(1))).protocols(dubboProtocol, thriftProtocol, grpcProtocol);
   }
 }

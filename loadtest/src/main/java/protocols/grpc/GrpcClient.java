@@ -1,0 +1,107 @@
+package protocols.grpc;
+
+import contract.grpc.MobileServiceGrpc;
+import contract.grpc.Order;
+import io.grpc.ManagedChannel;
+import io.grpc.Status;
+import io.grpc.StatusRuntimeException;
+import io.grpc.netty.shaded.io.grpc.netty.NettyChannelBuilder;
+import io.grpc.stub.StreamObserver;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import protocols.core.RpcClient;
+import protocols.core.RpcSettings;
+
+/**
+ * grpc-java client: {@code channels} HTTP/2 connections built once, calls spread over them in turn.
+ * Every call carries a gRPC deadline of the run's timeout.
+ */
+final class GrpcClient implements RpcClient<Order, Order> {
+  private final ManagedChannel[] channels;
+  private final MobileServiceGrpc.MobileServiceStub[] async;
+  private final MobileServiceGrpc.MobileServiceBlockingStub[] blocking;
+  private final AtomicInteger next = new AtomicInteger();
+  private final long timeoutMillis;
+
+  GrpcClient(RpcSettings settings, int maxMessage) {
+    int n = settings.connections() == 0 ? 1 : settings.connections(); // gRPC's default: one channel
+    timeoutMillis = settings.timeoutMillis();
+    channels = new ManagedChannel[n];
+    async = new MobileServiceGrpc.MobileServiceStub[n];
+    blocking = new MobileServiceGrpc.MobileServiceBlockingStub[n];
+    for (int i = 0; i < n; i++) {
+      // directExecutor: replies are handed straight from the transport thread to the core, which
+      // stamps the time and hops to the virtual user's event loop; nothing blocks there.
+      channels[i] = NettyChannelBuilder.forAddress(settings.host(), settings.port())
+          .usePlaintext()
+          .directExecutor()
+          .maxInboundMessageSize(maxMessage)
+          .build();
+      async[i] = MobileServiceGrpc.newStub(channels[i]);
+      blocking[i] = MobileServiceGrpc.newBlockingStub(channels[i]);
+    }
+  }
+
+  private int pick() {
+    return Math.floorMod(next.getAndIncrement(), channels.length);
+  }
+
+  @Override
+  public CompletionStage<Order> callAsync(Order request) {
+    CompletableFuture<Order> reply = new CompletableFuture<>();
+    async[pick()].withDeadlineAfter(timeoutMillis, TimeUnit.MILLISECONDS).hello(request, new StreamObserver<>() {
+      @Override
+      public void onNext(Order value) {
+        reply.complete(value);
+      }
+
+      @Override
+      public void onError(Throwable t) {
+        reply.completeExceptionally(t);
+      }
+
+      @Override
+      public void onCompleted() {
+        // unary: onNext already completed the reply
+      }
+    });
+    return reply;
+  }
+
+  @Override
+  public Order callSync(Order request) {
+    return blocking[pick()].withDeadlineAfter(timeoutMillis, TimeUnit.MILLISECONDS).hello(request);
+  }
+
+  @Override
+  public boolean isTimeout(Throwable error) {
+    return Status.fromThrowable(error).getCode() == Status.Code.DEADLINE_EXCEEDED;
+  }
+
+  @Override
+  public String errorCode(Throwable error) {
+    return error instanceof StatusRuntimeException ? "grpc " + Status.fromThrowable(error).getCode()
+        : error.getClass().getSimpleName();
+  }
+
+  @Override
+  public void close() {
+    for (ManagedChannel c : channels) {
+      if (c != null) {
+        c.shutdown();
+      }
+    }
+    for (ManagedChannel c : channels) {
+      try {
+        if (c != null && !c.awaitTermination(5, TimeUnit.SECONDS)) {
+          c.shutdownNow();
+        }
+      } catch (InterruptedException e) {
+        c.shutdownNow();
+        Thread.currentThread().interrupt();
+      }
+    }
+  }
+}

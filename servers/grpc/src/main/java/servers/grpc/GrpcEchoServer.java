@@ -1,0 +1,73 @@
+package servers.grpc;
+
+import contract.grpc.MobileServiceGrpc;
+import contract.grpc.Order;
+import io.grpc.Server;
+import io.grpc.netty.shaded.io.grpc.netty.NettyServerBuilder;
+import io.grpc.stub.StreamObserver;
+import java.net.InetSocketAddress;
+import java.util.Map;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import servers.common.EchoServerMain;
+import servers.common.ServerFlags;
+
+/**
+ * grpc-java echo server on the Netty transport.
+ *
+ * <pre>java servers.grpc.GrpcEchoServer [--host 127.0.0.1] [--port 50051] [--threads 200]
+ *     [--max-message 1048576]</pre>
+ *
+ * {@code --threads 0} runs the service on the transport's event loop (gRPC's direct executor).
+ */
+public final class GrpcEchoServer {
+
+  public static final int DEFAULT_PORT = 50051;
+  /** Echo messages are ~100 bytes; a larger inbound message is refused with RESOURCE_EXHAUSTED. */
+  public static final int DEFAULT_MAX_MESSAGE = 1024 * 1024;
+
+  public static void main(String[] args) {
+    Map<String, String> defaults = EchoServerMain.commonDefaults(DEFAULT_PORT);
+    // 200 service threads: the write-up's server pool, as for the other frameworks' servers.
+    defaults.put("threads", "200");
+    defaults.put("max-message", Integer.toString(DEFAULT_MAX_MESSAGE));
+    EchoServerMain.run("grpc", args, defaults, GrpcEchoServer::start);
+  }
+
+  static EchoServerMain.RunningServer start(ServerFlags flags, String host, int port) throws Exception {
+    int threads = flags.intValue("threads", 0, 10_000);
+    int maxMessage = flags.intValue("max-message", 1024, Integer.MAX_VALUE);
+    NettyServerBuilder builder = NettyServerBuilder.forAddress(new InetSocketAddress(host, port))
+        .maxInboundMessageSize(maxMessage)
+        .addService(new Echo());
+    ExecutorService pool = null;
+    if (threads == 0) {
+      builder.directExecutor();
+    } else {
+      AtomicInteger n = new AtomicInteger();
+      pool = Executors.newFixedThreadPool(threads, r -> new Thread(r, "grpc-service-" + n.incrementAndGet()));
+      builder.executor(pool);
+    }
+    Server server = builder.build().start();
+    ExecutorService servicePool = pool;
+    return () -> {
+      server.shutdown();
+      if (!server.awaitTermination(5, TimeUnit.SECONDS)) {
+        server.shutdownNow();
+      }
+      if (servicePool != null) {
+        servicePool.shutdownNow();
+      }
+    };
+  }
+
+  static final class Echo extends MobileServiceGrpc.MobileServiceImplBase {
+    @Override
+    public void hello(Order request, StreamObserver<Order> reply) {
+      reply.onNext(request);
+      reply.onCompleted();
+    }
+  }
+}
