@@ -4,6 +4,7 @@ import static io.gatling.javaapi.core.CoreDsl.atOnceUsers;
 import static io.gatling.javaapi.core.CoreDsl.scenario;
 import static protocols.dubbo.DubboDsl.dubbo;
 import static protocols.grpc.GrpcDsl.grpc;
+import static protocols.ice.IceDsl.ice;
 import static protocols.thrift.ThriftDsl.thrift;
 
 import contract.dubbo.Order;
@@ -16,6 +17,8 @@ import protocols.dubbo.DubboDsl;
 import protocols.dubbo.DubboProtocolBuilder;
 import protocols.grpc.GrpcDsl;
 import protocols.grpc.GrpcProtocolBuilder;
+import protocols.ice.IceDsl;
+import protocols.ice.IceProtocolBuilder;
 import protocols.thrift.ThriftDsl;
 import protocols.thrift.ThriftProtocolBuilder;
 
@@ -40,6 +43,8 @@ public class DslCompileTest extends Simulation {
 
   GrpcProtocolBuilder grpcProtocol = grpc.target("127.0.0.1", 50051).connections(4).maxInboundMessageSize(4096);
 
+  IceProtocolBuilder iceProtocol = ice.target("127.0.0.1", 10000).connections(2).messageSizeMax(4096);
+
   ScenarioBuilder scn = scenario("dsl")
       .exec(session -> session.set("order", DubboDsl.order(1)))
       .exec(dubbo("echo #{order}").hello("#{order}"))
@@ -50,9 +55,10 @@ public class DslCompileTest extends Simulation {
           .check((request, reply) -> reply.getAmount() > 0 ? null : "no amount"))
       .exec(thrift("echo").hello(session -> ThriftDsl.order(1)))
       .exec(grpc("echo").hello(session -> GrpcDsl.order(1))
-          .check((request, reply) -> reply.getOrderId() == request.getOrderId() ? null : "other order"));
+          .check((request, reply) -> reply.getOrderId() == request.getOrderId() ? null : "other order"))
+      .exec(ice("echo").hello(session -> IceDsl.order(1)));
 
   {
-    setUp(scn.injectOpen(atOnceUsers(1))).protocols(dubboProtocol, thriftProtocol, grpcProtocol);
+    setUp(scn.injectOpen(atOnceUsers(1))).protocols(dubboProtocol, thriftProtocol, grpcProtocol, iceProtocol);
   }
 }

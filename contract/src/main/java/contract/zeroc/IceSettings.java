@@ -1,0 +1,21 @@
+package contract.zeroc;
+
+import com.zeroc.Ice.Properties;
+import com.zeroc.Ice.Util;
+
+/** Ice settings both sides share. */
+public final class IceSettings {
+  /** The servant's identity on the server's adapter. */
+  public static final String IDENTITY = "echo";
+  /** Echo messages are ~100 bytes; a larger one is refused (MemoryLimitException). */
+  public static final int DEFAULT_MAX_MESSAGE = 1024 * 1024;
+
+  private IceSettings() {}
+
+  /** Fresh properties with Ice.MessageSizeMax (which Ice counts in KiB) set from {@code maxMessageBytes}. */
+  public static Properties properties(int maxMessageBytes) {
+    Properties p = Util.createProperties();
+    p.setProperty("Ice.MessageSizeMax", Integer.toString(Math.max(1, (maxMessageBytes + 1023) / 1024)));
+    return p;
+  }
+}

@@ -1,0 +1,87 @@
+package protocols.ice;
+
+import com.zeroc.Ice.Communicator;
+import com.zeroc.Ice.ConnectTimeoutException;
+import com.zeroc.Ice.InitializationData;
+import com.zeroc.Ice.InvocationTimeoutException;
+import com.zeroc.Ice.LocalException;
+import com.zeroc.Ice.TimeoutException;
+import com.zeroc.Ice.UserException;
+import com.zeroc.Ice.Util;
+import contract.zeroc.IceSettings;
+import contract.zeroc.MobileServicePrx;
+import contract.zeroc.Order;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.atomic.AtomicInteger;
+import protocols.core.RpcClient;
+import protocols.core.RpcSettings;
+
+/**
+ * One Ice communicator per run. Ice shares one connection per server by default; with
+ * {@code connections} = N the users are spread over N proxies with distinct connection ids, hence N
+ * connections. Every proxy carries an invocation timeout of the run's timeout.
+ */
+final class IceClient implements RpcClient<Order, Order> {
+  private final Communicator communicator;
+  private final MobileServicePrx[] proxies;
+  private final AtomicInteger next = new AtomicInteger();
+
+  IceClient(RpcSettings settings, int maxMessage) {
+    InitializationData init = new InitializationData();
+    init.properties = IceSettings.properties(maxMessage);
+    // Replies to async calls are read and completed on this pool; one thread per core.
+    init.properties.setProperty("Ice.ThreadPool.Client.Size",
+        Integer.toString(Math.max(1, Runtime.getRuntime().availableProcessors())));
+    communicator = Util.initialize(init);
+    try {
+      int n = Math.max(1, settings.connections());
+      proxies = new MobileServicePrx[n];
+      String endpoint = IceSettings.IDENTITY + ":tcp -h " + settings.host() + " -p " + settings.port();
+      for (int i = 0; i < n; i++) {
+        MobileServicePrx prx = MobileServicePrx.uncheckedCast(communicator.stringToProxy(endpoint))
+            .ice_invocationTimeout((int) Math.min(Integer.MAX_VALUE, settings.timeoutMillis()));
+        proxies[i] = settings.connections() == 0 ? prx : prx.ice_connectionId("c" + i);
+        proxies[i].ice_ping(); // fail at start, not on the first call, if the server is not there
+      }
+    } catch (RuntimeException e) {
+      communicator.destroy();
+      throw e;
+    }
+  }
+
+  private MobileServicePrx pick() {
+    return proxies[Math.floorMod(next.getAndIncrement(), proxies.length)];
+  }
+
+  @Override
+  public CompletionStage<Order> callAsync(Order request) {
+    return pick().helloAsync(request);
+  }
+
+  @Override
+  public Order callSync(Order request) {
+    return pick().hello(request);
+  }
+
+  @Override
+  public boolean isTimeout(Throwable error) {
+    return error instanceof InvocationTimeoutException || error instanceof ConnectTimeoutException
+        || error instanceof TimeoutException;
+  }
+
+  @Override
+  public String errorCode(Throwable error) {
+    if (error instanceof LocalException e) {
+      return "ice " + e.ice_id();
+    }
+    if (error instanceof UserException e) {
+      return "ice " + e.ice_id();
+    }
+    return error.getClass().getSimpleName();
+  }
+
+  @Override
+  public void close() {
+    communicator.destroy();
+  }
+}

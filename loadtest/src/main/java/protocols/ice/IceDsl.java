@@ -1,0 +1,24 @@
+package protocols.ice;
+
+import contract.SampleOrder;
+import contract.zeroc.Order;
+import protocols.core.RpcRequestBuilder;
+
+/** The Ice DSL: {@code ice} is the protocol, {@code ice("echo").hello(...)} a request. */
+public final class IceDsl {
+  /** The protocol builder, with Ice's defaults (127.0.0.1:10000, one shared connection, async). */
+  public static final IceProtocolBuilder ice = IceProtocolBuilder.DEFAULT;
+
+  private IceDsl() {}
+
+  /** A request named {@code name} (Gatling EL allowed). */
+  public static RpcRequestBuilder<Order, Order> ice(String name) {
+    return new RpcRequestBuilder<>(IceProtocol.KEY, name);
+  }
+
+  /** The write-ups' sample order with the given id. */
+  public static Order order(long orderId) {
+    return new Order(orderId, SampleOrder.PHONE, SampleOrder.NAME, SampleOrder.ORDER_NUM, SampleOrder.ORDER_DATE,
+        SampleOrder.TICKET_TYPE, SampleOrder.AMOUNT, SampleOrder.ORDER_STATUS);
+  }
+}

@@ -1,0 +1,61 @@
+package servers.ice;
+
+import com.zeroc.Ice.Communicator;
+import com.zeroc.Ice.Current;
+import com.zeroc.Ice.InitializationData;
+import com.zeroc.Ice.ObjectAdapter;
+import com.zeroc.Ice.Util;
+import contract.zeroc.IceSettings;
+import contract.zeroc.MobileService;
+import contract.zeroc.Order;
+import java.util.Map;
+import servers.common.EchoServerMain;
+import servers.common.ServerFlags;
+
+/**
+ * ZeroC Ice 3.7 echo server: one object adapter on a TCP endpoint, the servant under identity
+ * {@value IceSettings#IDENTITY}.
+ *
+ * <pre>java servers.ice.IceEchoServer [--host 127.0.0.1] [--port 10000] [--threads 200]
+ *     [--max-message 1048576]</pre>
+ */
+public final class IceEchoServer {
+
+  public static final int DEFAULT_PORT = 10000;
+
+  public static void main(String[] args) {
+    Map<String, String> defaults = EchoServerMain.commonDefaults(DEFAULT_PORT);
+    // 200 server threads: the write-up's server pool, as for the other frameworks' servers.
+    defaults.put("threads", "200");
+    defaults.put("max-message", Integer.toString(IceSettings.DEFAULT_MAX_MESSAGE));
+    EchoServerMain.run("ice", args, defaults, IceEchoServer::start);
+  }
+
+  static EchoServerMain.RunningServer start(ServerFlags flags, String host, int port) {
+    int threads = flags.intValue("threads", 1, 10_000);
+    int maxMessage = flags.intValue("max-message", 1024, Integer.MAX_VALUE);
+    InitializationData init = new InitializationData();
+    init.properties = IceSettings.properties(maxMessage);
+    // Ice's server pool both reads requests and dispatches them (leader/follower).
+    init.properties.setProperty("Ice.ThreadPool.Server.Size", Integer.toString(threads));
+    init.properties.setProperty("Ice.ThreadPool.Server.SizeMax", Integer.toString(threads));
+    Communicator communicator = Util.initialize(init);
+    try {
+      ObjectAdapter adapter = communicator.createObjectAdapterWithEndpoints("Echo",
+          "tcp -h " + host + " -p " + port);
+      adapter.add(new Echo(), Util.stringToIdentity(IceSettings.IDENTITY));
+      adapter.activate();
+    } catch (RuntimeException e) {
+      communicator.destroy();
+      throw e;
+    }
+    return communicator::destroy;
+  }
+
+  static final class Echo implements MobileService {
+    @Override
+    public Order hello(Order order, Current current) {
+      return order;
+    }
+  }
+}
