@@ -7,7 +7,7 @@ import static protocols.grpc.GrpcDsl.grpc;
 import static protocols.ice.IceDsl.ice;
 import static protocols.thrift.ThriftDsl.thrift;
 
-import contract.dubbo.Order;
+import contract.pojo.Order;
 import io.gatling.javaapi.core.ScenarioBuilder;
 import io.gatling.javaapi.core.Simulation;
 import java.time.Duration;

@@ -1,5 +1,6 @@
 package contract.dubbo;
 
+import contract.pojo.Order;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.apache.dubbo.common.serialize.kryo.utils.KryoUtils;

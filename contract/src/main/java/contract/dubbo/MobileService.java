@@ -1,5 +1,6 @@
 package contract.dubbo;
 
+import contract.pojo.Order;
 import java.util.concurrent.CompletableFuture;
 
 /** {@code service MobileService { Order hello(Order) }} for Dubbo: one blocking and one async method. */

@@ -6,31 +6,30 @@ import static io.gatling.javaapi.core.CoreDsl.exec;
 import static io.gatling.javaapi.core.CoreDsl.repeat;
 import static io.gatling.javaapi.core.CoreDsl.scenario;
 
-import io.gatling.javaapi.core.ActionBuilder;
 import io.gatling.javaapi.core.ChainBuilder;
 import io.gatling.javaapi.core.PopulationBuilder;
+import io.gatling.javaapi.core.ProtocolBuilder;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.function.Function;
 import java.util.function.Supplier;
 
 /**
- * What every echo simulation shares: its -D parameters, the server it calls (embedded in its own JVM
- * unless -Dtarget is given), and the populations that step through the concurrency levels. Any bad
- * input ends the run here with one line on stderr and exit code 1, before Gatling starts a user.
+ * One framework in a run: its server (embedded in its own JVM unless a target is given), its
+ * protocol as the -D parameters configure it, and the populations that step through the levels.
+ * Any bad input ends the JVM here with one line on stderr and exit code 1, before Gatling starts a user.
  */
 public final class EchoRun {
   private static final int CONNECT_CHECK_MILLIS = 3_000;
 
-  private final String framework;
+  private final EchoFramework<?> framework;
   private final LoadParams params;
   private final EmbeddedServer server;
   private final HostPort target;
 
-  private EchoRun(String framework, LoadParams params, EmbeddedServer server, HostPort target) {
+  private EchoRun(EchoFramework<?> framework, LoadParams params, EmbeddedServer server, HostPort target) {
     this.framework = framework;
     this.params = params;
     this.server = server;
@@ -38,19 +37,18 @@ public final class EchoRun {
   }
 
   /**
-   * Reads the -D parameters, then starts {@code serverMainClass} with {@code serverArgs} or, with
-   * -Dtarget, checks that the target accepts connections.
+   * Starts the framework's embedded server or, when {@code targetParam} (e.g. {@code target}) is
+   * given, checks that the target accepts connections.
    */
-  public static EchoRun start(String framework, String serverMainClass, Function<LoadParams, List<String>> serverArgs) {
+  public static EchoRun start(EchoFramework<?> framework, LoadParams params, String targetParam) {
     return orExit(() -> {
-      LoadParams params = LoadParams.fromSystemProperties().validate();
-      List<String> args = serverArgs.apply(params);
-      if (params.target().isPresent()) {
-        HostPort target = params.target().get();
-        checkReachable(framework, target);
+      List<String> args = framework.serverArgs(params);
+      if (params.target(targetParam).isPresent()) {
+        HostPort target = params.target(targetParam).get();
+        checkReachable(framework.name(), target, targetParam);
         return new EchoRun(framework, params, null, target);
       }
-      EmbeddedServer server = EmbeddedServer.start(framework, serverMainClass, args);
+      EmbeddedServer server = EmbeddedServer.start(framework.name(), framework.serverMainClass(), args);
       return new EchoRun(framework, params, server, server.address());
     });
   }
@@ -67,13 +65,17 @@ public final class EchoRun {
     }
   }
 
-  static void checkReachable(String framework, HostPort target) {
+  static void checkReachable(String framework, HostPort target, String targetParam) {
     try (Socket s = new Socket()) {
       s.connect(new InetSocketAddress(target.host(), target.port()), CONNECT_CHECK_MILLIS);
     } catch (IOException e) {
-      throw new IllegalStateException("cannot reach the " + framework + " server at " + target + " (-Dtarget): "
-          + Errors.oneLine(e));
+      throw new IllegalStateException("cannot reach the " + framework + " server at " + target + " (-D" + targetParam
+          + "): " + Errors.oneLine(e));
     }
+  }
+
+  public EchoFramework<?> framework() {
+    return framework;
   }
 
   public LoadParams params() {
@@ -84,45 +86,57 @@ public final class EchoRun {
     return target;
   }
 
-  /** The mode's label as it appears in request and scenario names, e.g. {@code (async)}. */
-  public String modeTag() {
-    return "(" + params.mode().label() + ")";
-  }
-
-  /** Applies the shared -D parameters and the target to a framework's protocol builder. */
-  public <B extends RpcProtocolBuilder<B>> B configure(B protocol) {
-    return orExit(() -> protocol.target(target.host(), target.port())
+  /** The framework's protocol with the shared -D parameters, the target and {@code mode} applied. */
+  public ProtocolBuilder protocol(InvocationMode mode) {
+    return orExit(() -> framework.protocol(params)
+        .target(target.host(), target.port())
         .timeout(params.timeout())
-        .mode(params.mode())
+        .mode(mode)
         .syncThreads(params.syncThreads())
         .connections(params.connections()));
   }
 
+  /** The request name of one level, e.g. {@code echo 20 clients (async)} with an optional prefix. */
+  public static String requestName(String prefix, int clients, InvocationMode mode) {
+    return prefix + "echo " + clients + " clients (" + mode.label() + ")";
+  }
+
   /**
-   * The warm-up, then one scenario per level, each starting when the previous one has finished.
-   * Each level's users are persistent clients calling in a loop, and its requests are named
-   * {@code echo N clients (mode)}, so Gatling's report gives every level its own line.
+   * The warm-up, then one scenario per level. Each level's users are persistent clients calling in a
+   * loop, and its requests are named by {@link #requestName}, so Gatling's report gives every level
+   * its own line.
    *
-   * @param call builds the request for a request name
+   * @param prefix put before request and scenario names (the shootout's framework name), or ""
+   * @param protocol set on each scenario (the shootout's), or null to use the simulation's
    */
-  public PopulationBuilder populations(Function<String, ActionBuilder> call) {
+  public List<PopulationBuilder> populations(String prefix, InvocationMode mode, ProtocolBuilder protocol) {
     List<PopulationBuilder> steps = new ArrayList<>();
-    String tag = modeTag();
+    String tag = "(" + mode.label() + ")";
     List<Integer> levels = params.levels();
     if (!params.warmup().isZero()) {
       int users = Math.min(20, levels.stream().mapToInt(Integer::intValue).max().orElse(1));
-      String name = "warm-up " + tag;
-      steps.add(scenario(name)
-          .exec(during(params.warmup()).on(exec(call.apply(name))))
-          .injectOpen(atOnceUsers(users)));
+      String name = prefix + "warm-up " + tag;
+      steps.add(withProtocol(scenario(name)
+          .exec(during(params.warmup()).on(exec(framework.echoCall(name))))
+          .injectOpen(atOnceUsers(users)), protocol));
     }
     for (int clients : levels) {
-      String request = "echo " + clients + " clients " + tag;
+      String request = requestName(prefix, clients, mode);
       ChainBuilder loop = params.calls()
-          .map(n -> repeat(n).on(exec(call.apply(request))))
-          .orElseGet(() -> during(params.duration()).on(exec(call.apply(request))));
-      steps.add(scenario(clients + " clients " + tag).exec(loop).injectOpen(atOnceUsers(clients)));
+          .map(n -> repeat(n).on(exec(framework.echoCall(request))))
+          .orElseGet(() -> during(params.duration()).on(exec(framework.echoCall(request))));
+      steps.add(withProtocol(scenario(prefix + clients + " clients " + tag).exec(loop).injectOpen(atOnceUsers(clients)),
+          protocol));
     }
+    return steps;
+  }
+
+  private static PopulationBuilder withProtocol(PopulationBuilder p, ProtocolBuilder protocol) {
+    return protocol == null ? p : p.protocols(protocol);
+  }
+
+  /** The populations one after the other: each starts when the previous one has finished. */
+  public static PopulationBuilder sequence(List<PopulationBuilder> steps) {
     PopulationBuilder chain = steps.get(steps.size() - 1);
     for (int i = steps.size() - 2; i >= 0; i--) {
       chain = steps.get(i).andThen(chain);
@@ -135,9 +149,5 @@ public final class EchoRun {
     if (server != null) {
       server.close();
     }
-  }
-
-  public String framework() {
-    return framework;
   }
 }

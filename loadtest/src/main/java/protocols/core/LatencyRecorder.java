@@ -49,6 +49,11 @@ public final class LatencyRecorder {
 
   /** Writes {@link #SUMMARY_FILE} into {@code folder} atomically and returns its path. */
   public Path writeSummary(Path folder, Map<String, Object> run) throws IOException {
+    return writeSummaryTo(folder.resolve(SUMMARY_FILE), run);
+  }
+
+  /** Writes the summary to {@code target} atomically and returns it. */
+  public Path writeSummaryTo(Path target, Map<String, Object> run) throws IOException {
     Map<String, Object> root = new LinkedHashMap<>();
     root.put("unit", "microseconds");
     root.put("run", run);
@@ -57,9 +62,9 @@ public final class LatencyRecorder {
       requests.put(s.name(), s.asMap());
     }
     root.put("requests", requests);
+    Path folder = target.toAbsolutePath().getParent();
     Files.createDirectories(folder);
-    Path tmp = folder.resolve(SUMMARY_FILE + ".tmp");
-    Path target = folder.resolve(SUMMARY_FILE);
+    Path tmp = folder.resolve(target.getFileName() + ".tmp");
     new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT).writeValue(tmp.toFile(), root);
     Files.move(tmp, target, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
     return target;

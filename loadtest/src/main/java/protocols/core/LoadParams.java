@@ -76,18 +76,67 @@ public final class LoadParams {
   }
 
   public InvocationMode mode() {
-    return InvocationMode.parse(raw("mode").orElse("async"));
+    String v = raw("mode").orElse("async");
+    if (v.equals("both")) {
+      throw new IllegalArgumentException("-Dmode=both runs both models one after the other: RpcShootout only");
+    }
+    return InvocationMode.parse(v);
+  }
+
+  /** {@code -Dmode=async|sync|both}, as the shootout takes it. */
+  public List<InvocationMode> modes() {
+    String v = raw("mode").orElse("async");
+    return v.equals("both") ? List.of(InvocationMode.ASYNC, InvocationMode.SYNC) : List.of(InvocationMode.parse(v));
   }
 
   /** {@code -Dtarget=host:port}: call that server instead of starting an embedded one. */
   public Optional<HostPort> target() {
-    return raw("target").map(v -> {
+    return target("target");
+  }
+
+  /** A {@code host:port} parameter, e.g. the shootout's {@code -Dtarget.dubbo}. */
+  public Optional<HostPort> target(String name) {
+    return raw(name).map(v -> {
       try {
         return HostPort.parse(v);
       } catch (IllegalArgumentException e) {
-        throw new IllegalArgumentException("-Dtarget: " + e.getMessage());
+        throw new IllegalArgumentException("-D" + name + ": " + e.getMessage());
       }
     });
+  }
+
+  /** A free-form parameter. */
+  public String string(String name, String defaultValue) {
+    return raw(name).orElse(defaultValue);
+  }
+
+  /** {@code true} or {@code false}. */
+  public boolean bool(String name, boolean defaultValue) {
+    return switch (raw(name).orElse(Boolean.toString(defaultValue))) {
+      case "true" -> true;
+      case "false" -> false;
+      default -> throw new IllegalArgumentException("-D" + name + " must be true or false, got '" + raw(name).get() + "'");
+    };
+  }
+
+  /** These parameters, with {@code defaults} for those not given. */
+  public LoadParams withDefaults(Map<String, String> defaults) {
+    Map<String, String> merged = new LinkedHashMap<>(defaults);
+    values.forEach((k, v) -> {
+      if (!v.isBlank()) {
+        merged.put(k, v);
+      }
+    });
+    return new LoadParams(merged);
+  }
+
+  /** The raw values of {@code names} that were given, as {@code -Dname=value} options for another JVM. */
+  public List<String> asJvmOptions(List<String> names) {
+    List<String> out = new ArrayList<>();
+    for (String n : names) {
+      raw(n).ifPresent(v -> out.add("-D" + n + "=" + v));
+    }
+    return out;
   }
 
   public Duration timeout() {
@@ -135,7 +184,7 @@ public final class LoadParams {
     duration();
     calls();
     warmup();
-    mode();
+    modes();
     target();
     timeout();
     syncThreads();

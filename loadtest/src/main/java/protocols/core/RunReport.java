@@ -9,13 +9,25 @@ import java.util.IdentityHashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CopyOnWriteArrayList;
 
 /**
  * The run's {@code rpc-summary.json}: one latency recorder shared by every RPC protocol of a run,
  * written when the last of them closes, or by a shutdown hook if the run is interrupted first.
  */
-final class RunReport {
+public final class RunReport {
   private static final Map<CoreComponents, RunReport> RUNS = new IdentityHashMap<>();
+  private static final List<SummaryListener> LISTENERS = new CopyOnWriteArrayList<>();
+
+  /** Told each time this JVM's run writes its summary (e.g. the shootout's comparison report). */
+  public interface SummaryListener {
+    void written(Path folder, List<LatencyRecorder.RequestStats> requests, boolean interrupted) throws IOException;
+  }
+
+  /** Registers {@code listener} for the run in this JVM. */
+  public static void onSummaryWritten(SummaryListener listener) {
+    LISTENERS.add(listener);
+  }
 
   private final CoreComponents core;
   private final LatencyRecorder recorder = new LatencyRecorder();
@@ -95,6 +107,13 @@ final class RunReport {
       System.out.println("RPC summary (µs latencies): " + file.toAbsolutePath());
     } catch (IOException e) {
       System.err.println("could not write " + LatencyRecorder.SUMMARY_FILE + " in " + folder + ": " + Errors.oneLine(e));
+    }
+    for (SummaryListener listener : LISTENERS) {
+      try {
+        listener.written(folder, recorder.snapshot(), interrupted);
+      } catch (IOException | RuntimeException e) {
+        System.err.println("could not write the report in " + folder + ": " + Errors.oneLine(e));
+      }
     }
   }
 }

@@ -3,7 +3,7 @@ package protocols.dubbo;
 import contract.dubbo.DubboSerialization;
 import contract.dubbo.ExactAddressTransporter;
 import contract.dubbo.MobileService;
-import contract.dubbo.Order;
+import contract.pojo.Order;
 import java.util.concurrent.CompletionStage;
 import org.apache.dubbo.config.ApplicationConfig;
 import org.apache.dubbo.config.ReferenceConfig;

@@ -1,7 +1,7 @@
 package protocols.dubbo;
 
 import contract.SampleOrder;
-import contract.dubbo.Order;
+import contract.pojo.Order;
 import protocols.core.RpcRequestBuilder;
 
 /**

@@ -1,6 +1,6 @@
 package protocols.dubbo;
 
-import contract.dubbo.Order;
+import contract.pojo.Order;
 import java.util.Map;
 import protocols.core.RpcClient;
 import protocols.core.RpcProtocol;

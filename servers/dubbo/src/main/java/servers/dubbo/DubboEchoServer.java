@@ -3,7 +3,7 @@ package servers.dubbo;
 import contract.dubbo.DubboSerialization;
 import contract.dubbo.ExactAddressTransporter;
 import contract.dubbo.MobileService;
-import contract.dubbo.Order;
+import contract.pojo.Order;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import org.apache.dubbo.config.ApplicationConfig;

@@ -1,11 +1,11 @@
-package contract.dubbo;
+package contract.pojo;
 
 import java.io.Serializable;
 import java.util.Objects;
 
 /**
- * The write-ups' order as a plain Java bean: Dubbo's serializations (hessian2, kryo, fastjson2)
- * need a no-argument constructor and bean accessors. Equality is field by field so the echo check
+ * The write-ups' order as a plain Java bean, for the frameworks that serialize Java objects (Dubbo's
+ * hessian2, kryo and fastjson2; the Netty/Kryo ceiling): a no-argument constructor and bean accessors. Equality is field by field so the echo check
  * can compare a reply with its request.
  */
 public final class Order implements Serializable {

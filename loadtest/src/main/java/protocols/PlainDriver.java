@@ -1,0 +1,172 @@
+package protocols;
+
+import java.io.IOException;
+import java.nio.file.Path;
+import java.nio.file.Paths;
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import protocols.core.EchoFramework;
+import protocols.core.EchoRun;
+import protocols.core.HostPort;
+import protocols.core.InvocationMode;
+import protocols.core.LatencyRecorder;
+import protocols.core.LoadParams;
+import protocols.core.RpcClient;
+import protocols.core.RpcProtocol;
+
+/**
+ * The same closed-loop load without Gatling: plain Java threads drive one framework's client
+ * component ({@link RpcClient}, the one the Gatling action uses) through the same levels, mode and
+ * duration (or calls), timing each call with {@code System.nanoTime()} into the same µs recorder.
+ * Gatling's throughput divided by this driver's shows what the harness costs. The shootout runs it
+ * with {@code -Dplain=true}, one JVM per framework and mode; it writes an rpc-summary-style JSON.
+ *
+ * <pre>java -Dplain.framework=dubbo -Dtarget=127.0.0.1:20880 -Dplain.out=plain.json [-Dlevels=...]
+ *     [-Dduration=...] [-Dcalls=...] [-Dwarmup=...] [-Dmode=async|sync] protocols.PlainDriver</pre>
+ */
+public final class PlainDriver {
+
+  private PlainDriver() {}
+
+  public static void main(String[] args) throws Exception {
+    LoadParams params = EchoRun.orExit(() -> LoadParams.fromSystemProperties().validate());
+    EchoFramework<?> framework = EchoRun.orExit(() -> Frameworks.byName(params.string("plain.framework", "")));
+    InvocationMode mode = EchoRun.orExit(params::mode);
+    HostPort target = EchoRun.orExit(() -> params.target().orElseThrow(
+        () -> new IllegalArgumentException("the plain driver needs -Dtarget=host:port")));
+    Path out = Paths.get(params.string("plain.out", "plain-driver.json"));
+    int code = run(framework, params, mode, target, out);
+    System.exit(code); // some frameworks leave non-daemon threads behind
+  }
+
+  private static <R> int run(EchoFramework<R> framework, LoadParams params, InvocationMode mode, HostPort target,
+                             Path out) throws InterruptedException, IOException {
+    @SuppressWarnings("unchecked")
+    RpcProtocol<R, R> protocol = (RpcProtocol<R, R>) framework.protocol(params)
+        .target(target.host(), target.port()).timeout(params.timeout()).mode(mode)
+        .syncThreads(params.syncThreads()).connections(params.connections()).protocol();
+    LatencyRecorder recorder = new LatencyRecorder();
+    boolean complete = true;
+    try (RpcClient<R, R> client = protocol.newClient()) {
+      Driver<R> driver = new Driver<>(framework, client, mode, params.timeout().toMillis(), params.syncThreads());
+      List<Integer> levels = params.levels();
+      if (!params.warmup().isZero()) {
+        int users = Math.min(20, levels.stream().mapToInt(Integer::intValue).max().orElse(1));
+        complete &= driver.level(users, params.warmup(), Optional.empty(), new LatencyRecorder(), "warm-up");
+      }
+      for (int clients : levels) {
+        complete &= driver.level(clients, params.duration(), params.calls(), recorder,
+            EchoRun.requestName("", clients, mode));
+      }
+    }
+    Map<String, Object> run = new LinkedHashMap<>();
+    run.put("driver", "plain");
+    run.put("framework", framework.name());
+    run.put("mode", mode.label());
+    run.put("target", target.toString());
+    run.put("complete", complete);
+    recorder.writeSummaryTo(out, run);
+    System.out.println("plain driver " + framework.name() + " (" + mode.label() + "): " + out.toAbsolutePath());
+    return complete ? 0 : 1;
+  }
+
+  /** Closed-loop users: each issues its next call when the previous one completed. */
+  private record Driver<R>(EchoFramework<R> framework, RpcClient<R, R> client, InvocationMode mode,
+                           long timeoutMillis, int syncThreads) {
+
+    /** Runs one level; false if it had to be cut short. */
+    boolean level(int clients, Duration duration, Optional<Integer> calls, LatencyRecorder recorder, String name)
+        throws InterruptedException {
+      long deadline = System.nanoTime() + duration.toNanos();
+      CountDownLatch done = new CountDownLatch(clients);
+      ExecutorService threads = null;
+      if (mode == InvocationMode.ASYNC) {
+        for (int i = 0; i < clients; i++) {
+          new AsyncUser(calls.orElse(-1), deadline, recorder, name, done).next();
+        }
+      } else {
+        // As the Gatling run's sync pool: at most syncThreads blocking calls at once.
+        threads = Executors.newFixedThreadPool(Math.min(clients, syncThreads));
+        for (int i = 0; i < clients; i++) {
+          long budget = calls.orElse(-1);
+          threads.execute(() -> {
+            for (long n = 0; budget < 0 ? System.nanoTime() < deadline : n < budget; n++) {
+              R request = framework.order(ThreadLocalRandom.current().nextLong());
+              long start = System.nanoTime();
+              boolean ok;
+              try {
+                ok = Objects.equals(request, client.callSync(request));
+              } catch (Exception e) {
+                ok = false;
+              }
+              recorder.record(name, start, System.nanoTime(), ok);
+            }
+            done.countDown();
+          });
+        }
+      }
+      // Bounded: the level's time, plus every call's timeout, plus slack; or, with -Dcalls, an hour.
+      long limitMillis = calls.isPresent() ? TimeUnit.HOURS.toMillis(1) : duration.toMillis() + timeoutMillis + 30_000;
+      boolean finished = done.await(limitMillis, TimeUnit.MILLISECONDS);
+      if (threads != null) {
+        threads.shutdownNow();
+      }
+      return finished;
+    }
+
+    private final class AsyncUser {
+      private final AtomicLong remaining;
+      private final long deadline;
+      private final LatencyRecorder recorder;
+      private final String name;
+      private final CountDownLatch done;
+
+      AsyncUser(long calls, long deadline, LatencyRecorder recorder, String name, CountDownLatch done) {
+        this.remaining = new AtomicLong(calls);
+        this.deadline = deadline;
+        this.recorder = recorder;
+        this.name = name;
+        this.done = done;
+      }
+
+      private boolean finished() {
+        return remaining.get() < 0 ? System.nanoTime() >= deadline : remaining.getAndDecrement() <= 0;
+      }
+
+      void next() {
+        while (!finished()) {
+          R request = framework.order(ThreadLocalRandom.current().nextLong());
+          long start = System.nanoTime();
+          CompletableFuture<R> call;
+          try {
+            call = client.callAsync(request).toCompletableFuture().copy().orTimeout(timeoutMillis, TimeUnit.MILLISECONDS);
+          } catch (RuntimeException e) {
+            call = CompletableFuture.failedFuture(e);
+          }
+          if (!call.isDone()) {
+            // Continue on the framework's thread when the reply comes; this stack unwinds now.
+            call.whenComplete((reply, error) -> {
+              recorder.record(name, start, System.nanoTime(), error == null && Objects.equals(request, reply));
+              next();
+            });
+            return;
+          }
+          boolean ok = !call.isCompletedExceptionally() && Objects.equals(request, call.getNow(null));
+          recorder.record(name, start, System.nanoTime(), ok);
+        }
+        done.countDown();
+      }
+    }
+  }
+}

@@ -1,0 +1,125 @@
+package protocols;
+
+import io.gatling.javaapi.core.PopulationBuilder;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import protocols.core.ComparisonReport;
+import protocols.core.EchoFramework;
+import protocols.core.EchoRun;
+import protocols.core.InvocationMode;
+import protocols.core.JvmCommand;
+import protocols.core.LoadParams;
+import protocols.core.RunReport;
+
+/**
+ * The write-ups' comparison in one Gatling run: every framework (and the ceiling) one after the
+ * other through the same levels and mode(s), each against its own server, then the comparison
+ * report. With {@code -Dplain=true} the plain Java driver first runs the same load on each
+ * framework's client, each in its own JVM, for the Gatling-vs-plain ratios.
+ */
+public final class Shootout {
+  /** Shorter than a single-framework run, so five frameworks and the report fit in 10 minutes. */
+  static final Map<String, String> DEFAULTS = Map.of("duration", "8", "warmup", "4");
+  /** The -D parameters a plain-driver JVM takes over from the shootout. */
+  private static final List<String> PASSED_TO_PLAIN = List.of("levels", "duration", "calls", "warmup", "timeout",
+      "syncThreads", "connections", "serialization", "thrift.protocol");
+
+  private final List<EchoRun> runs = new ArrayList<>();
+  private final PopulationBuilder populations;
+
+  public Shootout() {
+    LoadParams params = EchoRun.orExit(() -> LoadParams.fromSystemProperties().withDefaults(DEFAULTS).validate());
+    List<EchoFramework<?>> frameworks = EchoRun.orExit(
+        () -> Frameworks.parse(params.string("frameworks", String.join(",", Frameworks.names()))));
+    List<InvocationMode> modes = EchoRun.orExit(params::modes);
+    boolean plain = EchoRun.orExit(() -> params.bool("plain", false));
+    for (EchoFramework<?> framework : frameworks) {
+      runs.add(EchoRun.start(framework, params, "target." + framework.name()));
+    }
+    Map<String, Path> plainResults = plain ? runPlainDrivers(params, modes) : Map.of();
+    List<PopulationBuilder> steps = new ArrayList<>();
+    for (EchoRun run : runs) {
+      for (InvocationMode mode : modes) {
+        steps.addAll(run.populations(run.framework().name() + " ", mode, run.protocol(mode)));
+      }
+    }
+    populations = EchoRun.sequence(steps);
+    RunReport.onSummaryWritten(new ComparisonReport(frameworks.stream().map(EchoFramework::name).toList(), modes,
+        params.levels(), Frameworks.CEILING, describe(params, frameworks, modes, plain), plainResults));
+  }
+
+  public PopulationBuilder populations() {
+    return populations;
+  }
+
+  /** Stops the embedded servers. */
+  public void stop() {
+    runs.forEach(EchoRun::stop);
+  }
+
+  private Map<String, Path> runPlainDrivers(LoadParams params, List<InvocationMode> modes) {
+    Path dir;
+    try {
+      dir = Files.createTempDirectory("plain-driver-");
+    } catch (IOException e) {
+      throw new IllegalStateException("no temporary folder for the plain driver: " + e.getMessage());
+    }
+    Map<String, Path> results = new LinkedHashMap<>();
+    long perLevel = params.calls().isPresent() ? TimeUnit.HOURS.toSeconds(1) : params.duration().toSeconds();
+    long limitSeconds = params.warmup().toSeconds() + params.levels().size() * (perLevel + 10) + 60;
+    for (EchoRun run : runs) {
+      for (InvocationMode mode : modes) {
+        String name = run.framework().name();
+        Path out = dir.resolve("plain-" + name + "-" + mode.label() + ".json");
+        List<String> options = new ArrayList<>(params.asJvmOptions(PASSED_TO_PLAIN));
+        options.addAll(List.of("-Dmode=" + mode.label(), "-Dtarget=" + run.target(), "-Dplain.framework=" + name,
+            "-Dplain.out=" + out));
+        System.out.println("plain driver: " + name + " (" + mode.label() + ") ...");
+        try {
+          Process p = new ProcessBuilder(JvmCommand.of(options, PlainDriver.class.getName(), List.of()))
+              .redirectErrorStream(true).redirectOutput(dir.resolve(name + "-" + mode.label() + ".log").toFile()).start();
+          if (!p.waitFor(limitSeconds, TimeUnit.SECONDS)) {
+            p.destroyForcibly();
+            System.err.println("plain driver " + name + " (" + mode.label() + ") overran " + limitSeconds + " s; stopped");
+          } else if (p.exitValue() != 0) {
+            System.err.println("plain driver " + name + " (" + mode.label() + ") failed; log in " + dir);
+          }
+        } catch (IOException e) {
+          System.err.println("plain driver " + name + " could not start: " + e.getMessage());
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+          break;
+        }
+        results.put(ComparisonReport.key(name, mode), out);
+      }
+    }
+    return results;
+  }
+
+  private Map<String, String> describe(LoadParams params, List<EchoFramework<?>> frameworks,
+                                       List<InvocationMode> modes, boolean plain) {
+    Map<String, String> d = new LinkedHashMap<>();
+    d.put("frameworks", String.join(",", frameworks.stream().map(EchoFramework::name).toList()));
+    d.put("mode", String.join(",", modes.stream().map(InvocationMode::label).toList()));
+    d.put("levels", params.levels().toString());
+    d.put(params.calls().isPresent() ? "calls per client" : "duration per level (s)",
+        params.calls().map(String::valueOf).orElse(Long.toString(params.duration().toSeconds())));
+    d.put("warm-up (s)", Long.toString(params.warmup().toSeconds()));
+    d.put("timeout (ms)", Long.toString(params.timeout().toMillis()));
+    d.put("sync threads", Integer.toString(params.syncThreads()));
+    d.put("connections", params.connections() == 0 ? "framework default" : Integer.toString(params.connections()));
+    d.put("dubbo serialization", params.string("serialization", "hessian2"));
+    d.put("thrift protocol", params.string("thrift.protocol", "binary"));
+    d.put("plain driver", Boolean.toString(plain));
+    for (EchoRun run : runs) {
+      d.put("target " + run.framework().name(), run.target().toString());
+    }
+    return d;
+  }
+}

@@ -1,0 +1,122 @@
+package protocols.netty;
+
+import contract.netty.EchoFrames;
+import contract.pojo.Order;
+import io.netty.bootstrap.Bootstrap;
+import io.netty.buffer.ByteBuf;
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.ChannelInitializer;
+import io.netty.channel.ChannelOption;
+import io.netty.channel.EventLoopGroup;
+import io.netty.channel.MultiThreadIoEventLoopGroup;
+import io.netty.channel.SimpleChannelInboundHandler;
+import io.netty.channel.nio.NioIoHandler;
+import io.netty.channel.socket.SocketChannel;
+import io.netty.channel.socket.nio.NioSocketChannel;
+import io.netty.handler.codec.LengthFieldBasedFrameDecoder;
+import java.io.IOException;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+import protocols.core.RpcClient;
+import protocols.core.RpcSettings;
+
+/**
+ * The ceiling's client: calls multiplexed by call id over one connection (or {@code connections}),
+ * replies matched to their call and completed on the I/O thread.
+ */
+final class NettyClient implements RpcClient<Order, Order> {
+  private final EventLoopGroup group;
+  private final Channel[] channels;
+  private final Map<Long, CompletableFuture<Order>> pending = new ConcurrentHashMap<>();
+  private final AtomicLong callIds = new AtomicLong();
+  private final AtomicInteger next = new AtomicInteger();
+  private final long timeoutMillis;
+
+  NettyClient(RpcSettings settings) {
+    timeoutMillis = settings.timeoutMillis();
+    group = new MultiThreadIoEventLoopGroup(Math.max(1, Runtime.getRuntime().availableProcessors()),
+        NioIoHandler.newFactory());
+    Bootstrap bootstrap = new Bootstrap().group(group).channel(NioSocketChannel.class)
+        .option(ChannelOption.TCP_NODELAY, true)
+        .option(ChannelOption.CONNECT_TIMEOUT_MILLIS, (int) Math.min(Integer.MAX_VALUE, timeoutMillis))
+        .handler(new ChannelInitializer<SocketChannel>() {
+          @Override
+          protected void initChannel(SocketChannel ch) {
+            ch.pipeline().addLast(new LengthFieldBasedFrameDecoder(EchoFrames.DEFAULT_MAX_FRAME, 0,
+                EchoFrames.LENGTH_BYTES, 0, EchoFrames.LENGTH_BYTES), new Replies());
+          }
+        });
+    channels = new Channel[Math.max(1, settings.connections())];
+    try {
+      for (int i = 0; i < channels.length; i++) {
+        channels[i] = bootstrap.connect(settings.host(), settings.port()).sync().channel();
+      }
+    } catch (Exception e) {
+      close();
+      throw new IllegalStateException("cannot connect to " + settings.host() + ":" + settings.port() + ": " + e, e);
+    }
+  }
+
+  @Override
+  public CompletionStage<Order> callAsync(Order request) {
+    long id = callIds.incrementAndGet();
+    CompletableFuture<Order> reply = new CompletableFuture<>();
+    pending.put(id, reply);
+    // Forget the call once it is answered, failed or timed out, so a lost reply leaks nothing.
+    reply.orTimeout(timeoutMillis, TimeUnit.MILLISECONDS).whenComplete((r, e) -> pending.remove(id));
+    Channel channel = channels[Math.floorMod(next.getAndIncrement(), channels.length)];
+    ByteBuf frame = channel.alloc().buffer(128);
+    EchoFrames.write(frame, id, request);
+    channel.writeAndFlush(frame).addListener(f -> {
+      if (!f.isSuccess()) {
+        reply.completeExceptionally(f.cause());
+      }
+    });
+    return reply;
+  }
+
+  @Override
+  public Order callSync(Order request) throws Exception {
+    return callAsync(request).toCompletableFuture().get();
+  }
+
+  @Override
+  public void close() {
+    if (channels != null) {
+      for (Channel c : channels) {
+        if (c != null) {
+          c.close();
+        }
+      }
+    }
+    group.shutdownGracefully(0, 2, TimeUnit.SECONDS).awaitUninterruptibly(5, TimeUnit.SECONDS);
+    pending.values().forEach(f -> f.completeExceptionally(new IOException("client closed")));
+  }
+
+  private final class Replies extends SimpleChannelInboundHandler<ByteBuf> {
+    @Override
+    protected void channelRead0(ChannelHandlerContext ctx, ByteBuf frame) {
+      CompletableFuture<Order> reply = pending.remove(EchoFrames.callId(frame));
+      if (reply != null) {
+        reply.complete(EchoFrames.order(frame));
+      }
+    }
+
+    @Override
+    public void channelInactive(ChannelHandlerContext ctx) {
+      // The connection is gone: its calls fail now rather than at their timeout.
+      pending.values().forEach(f -> f.completeExceptionally(new IOException("connection closed by server")));
+    }
+
+    @Override
+    public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
+      ctx.close();
+    }
+  }
+}

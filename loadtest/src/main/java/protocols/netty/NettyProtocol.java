@@ -1,0 +1,26 @@
+package protocols.netty;
+
+import contract.pojo.Order;
+import protocols.core.RpcClient;
+import protocols.core.RpcProtocol;
+import protocols.core.RpcProtocolKey;
+import protocols.core.RpcSettings;
+
+/** The ceiling's Gatling protocol: only the shared settings. */
+public final class NettyProtocol extends RpcProtocol<Order, Order> {
+  public static final RpcProtocolKey<NettyProtocol> KEY = new RpcProtocolKey<>(NettyProtocol.class);
+
+  NettyProtocol(RpcSettings settings) {
+    super(settings);
+  }
+
+  @Override
+  public String framework() {
+    return "netty";
+  }
+
+  @Override
+  public RpcClient<Order, Order> newClient() {
+    return new NettyClient(settings());
+  }
+}

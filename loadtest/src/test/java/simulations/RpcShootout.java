@@ -1,0 +1,22 @@
+package simulations;
+
+import io.gatling.javaapi.core.Simulation;
+import protocols.Shootout;
+
+/**
+ * Every framework and the ceiling, one after the other, then comparison.html/json/csv in the run
+ * folder. {@code -Dframeworks=dubbo,grpc}, {@code -Dmode=async|sync|both}, {@code -Dplain=true},
+ * {@code -Dtarget.<framework>=host:port}; see the README.
+ */
+public class RpcShootout extends Simulation {
+  private final Shootout shootout = new Shootout();
+
+  {
+    setUp(shootout.populations());
+  }
+
+  @Override
+  public void after() {
+    shootout.stop();
+  }
+}

@@ -1,0 +1,139 @@
+package simulations;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.awt.image.BufferedImage;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.Paths;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import javax.imageio.ImageIO;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * A short real shootout of every framework, the ceiling and the plain driver, then its
+ * comparison.html as a person sees it: loaded in headless Chromium, with the table and both charts
+ * carrying the run's numbers.
+ */
+class RpcShootoutIT {
+  private static final Path RESULTS = Paths.get("target", "it-results");
+  private static final List<String> FRAMEWORKS = List.of("dubbo", "thrift", "grpc", "ice", "netty");
+  private static Path folder;
+  private static JsonNode comparison;
+
+  @BeforeAll
+  static void runShootout() throws Exception {
+    GatlingProcess.Result run = GatlingProcess.run("RpcShootout",
+        Map.of("levels", "1,5", "duration", "2", "warmup", "1", "plain", "true"),
+        RESULTS.resolve("shootout"), Duration.ofMinutes(6));
+    assertEquals(0, run.exitCode(), run.output());
+    folder = run.runFolder();
+    comparison = new ObjectMapper().readTree(folder.resolve("comparison.json").toFile());
+  }
+
+  @Test
+  void everyFrameworkAndLevelHasARowWithRatios() throws Exception {
+    JsonNode rows = comparison.get("rows");
+    assertEquals(FRAMEWORKS.size() * 2, rows.size(), rows.toString());
+    for (JsonNode r : rows) {
+      String what = r.get("framework").asText() + " " + r.get("clients").asInt();
+      assertEquals(0, r.get("ko").asLong(), what);
+      assertTrue(r.get("throughput").asDouble() > 100, what);
+      assertTrue(r.get("p50").asLong() > 0 && r.get("p50").asLong() <= r.get("p99").asLong(), what);
+      assertTrue(r.get("ceilingRatio").asDouble() > 0, what);
+      assertTrue(r.get("gatlingVsPlain").asDouble() > 0, what + ": the plain driver's ratio");
+    }
+    rows.forEach(r -> {
+      if (r.get("framework").asText().equals("netty")) {
+        assertEquals(1.0, r.get("ceilingRatio").asDouble(), 1e-9);
+      }
+    });
+    List<String> csv = Files.readAllLines(folder.resolve("comparison.csv"));
+    assertEquals(1 + rows.size(), csv.size());
+    assertTrue(comparison.get("machine").get("cores").asInt() >= 1);
+    assertFalse(comparison.get("versions").get("dubbo").asText().contains("$"), "versions filled in by Maven");
+  }
+
+  @Test
+  void linksPointAtGatlingsReportPages() throws Exception {
+    String html = Files.readString(folder.resolve("comparison.html"));
+    Matcher links = Pattern.compile("href=\"([^\"]+)\"").matcher(html);
+    int n = 0;
+    while (links.find()) {
+      assertTrue(Files.exists(folder.resolve(links.group(1))), "link to a missing page: " + links.group(1));
+      n++;
+    }
+    assertEquals(1 + comparison.get("rows").size(), n, "index.html plus one page per row");
+    for (String fetch : List.of("src=", "<link", "url(", "@import", "<script")) {
+      assertFalse(html.contains(fetch), "self-contained: no " + fetch);
+    }
+  }
+
+  @Test
+  void chromiumRendersTheTableAndBothCharts() throws Exception {
+    Path chromium = Paths.get("/usr/bin/chromium");
+    assertTrue(Files.isExecutable(chromium), "Debian's chromium is needed (.ci/run installs it)");
+    Path page = folder.resolve("comparison.html").toAbsolutePath();
+    String dom = runChromium(chromium, "--dump-dom", page.toUri().toString());
+    for (JsonNode r : comparison.get("rows")) {
+      String throughput = String.format(Locale.ROOT, "%.0f", r.get("throughput").asDouble());
+      String row = "data-framework=\"" + r.get("framework").asText() + "\" data-mode=\"" + r.get("mode").asText()
+          + "\" data-clients=\"" + r.get("clients").asInt() + "\"";
+      int at = dom.indexOf(row);
+      assertTrue(at >= 0, "rendered table lacks " + row);
+      String rowHtml = dom.substring(at, dom.indexOf("</tr>", at));
+      assertTrue(rowHtml.contains("<td class=\"throughput\">" + throughput + "</td>"), rowHtml);
+      assertTrue(rowHtml.contains("<td class=\"p99\">" + r.get("p99").asLong() + "</td>"), rowHtml);
+    }
+    for (String chart : List.of("throughput-chart", "p99-chart")) {
+      int start = dom.indexOf("id=\"" + chart + "\"");
+      assertTrue(start >= 0, chart + " not rendered");
+      String svg = dom.substring(start, dom.indexOf("</svg>", start));
+      for (String f : FRAMEWORKS) {
+        assertTrue(svg.contains("data-series=\"" + f + "\""), chart + " has no line for " + f);
+      }
+    }
+    Path png = folder.resolve("comparison.png");
+    runChromium(chromium, "--screenshot=" + png.toAbsolutePath(), "--window-size=1400,1800", page.toUri().toString());
+    BufferedImage image = ImageIO.read(png.toFile());
+    assertNotNull(image, "a screenshot");
+    // The first series' colour (#1f77b4) is drawn: the charts are on screen, not just in the DOM.
+    int drawn = 0;
+    for (int y = 0; y < image.getHeight(); y += 2) {
+      for (int x = 0; x < image.getWidth(); x += 2) {
+        if ((image.getRGB(x, y) & 0xFFFFFF) == 0x1f77b4) {
+          drawn++;
+        }
+      }
+    }
+    assertTrue(drawn > 20, "pixels of the first series: " + drawn);
+  }
+
+  private static String runChromium(Path chromium, String... args) throws Exception {
+    Path profile = Files.createTempDirectory("chromium-profile");
+    List<String> command = new ArrayList<>(List.of(chromium.toString(), "--headless", "--no-sandbox", "--disable-gpu",
+        "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update",
+        "--disable-sync", "--user-data-dir=" + profile));
+    command.addAll(List.of(args));
+    Path out = Files.createTempFile("chromium", ".out");
+    Process p = new ProcessBuilder(command).redirectErrorStream(false).redirectOutput(out.toFile())
+        .redirectError(ProcessBuilder.Redirect.DISCARD).start();
+    assertTrue(p.waitFor(90, TimeUnit.SECONDS), "chromium finished in time");
+    assertEquals(0, p.exitValue(), "chromium exit code");
+    return Files.readString(out, StandardCharsets.UTF_8);
+  }
+}

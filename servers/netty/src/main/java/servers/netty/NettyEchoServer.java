@@ -1,0 +1,92 @@
+package servers.netty;
+
+import contract.netty.EchoFrames;
+import contract.pojo.Order;
+import io.netty.bootstrap.ServerBootstrap;
+import io.netty.buffer.ByteBuf;
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelHandler;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.ChannelInitializer;
+import io.netty.channel.ChannelOption;
+import io.netty.channel.EventLoopGroup;
+import io.netty.channel.MultiThreadIoEventLoopGroup;
+import io.netty.channel.SimpleChannelInboundHandler;
+import io.netty.channel.nio.NioIoHandler;
+import io.netty.channel.socket.SocketChannel;
+import io.netty.channel.socket.nio.NioServerSocketChannel;
+import io.netty.handler.codec.LengthFieldBasedFrameDecoder;
+import java.net.InetSocketAddress;
+import java.util.Map;
+import servers.common.EchoServerMain;
+import servers.common.ServerFlags;
+
+/**
+ * The ceiling: the same echo with as little framework as possible. Netty reads length-prefixed
+ * frames, Kryo decodes and re-encodes the Order on the I/O thread, no thread hop, no registry, no
+ * filters. Every real framework is measured against it.
+ *
+ * <pre>java servers.netty.NettyEchoServer [--host 127.0.0.1] [--port 7000] [--threads 0] [--max-frame 65536]</pre>
+ *
+ * {@code --threads 0} is Netty's default number of I/O threads (twice the cores).
+ */
+public final class NettyEchoServer {
+
+  public static final int DEFAULT_PORT = 7000;
+
+  public static void main(String[] args) {
+    Map<String, String> defaults = EchoServerMain.commonDefaults(DEFAULT_PORT);
+    defaults.put("threads", "0");
+    defaults.put("max-frame", Integer.toString(EchoFrames.DEFAULT_MAX_FRAME));
+    EchoServerMain.run("netty", args, defaults, NettyEchoServer::start);
+  }
+
+  static EchoServerMain.RunningServer start(ServerFlags flags, String host, int port) throws Exception {
+    int threads = flags.intValue("threads", 0, 1_024);
+    int maxFrame = flags.intValue("max-frame", 1024, Integer.MAX_VALUE);
+    EventLoopGroup boss = new MultiThreadIoEventLoopGroup(1, NioIoHandler.newFactory());
+    EventLoopGroup workers = new MultiThreadIoEventLoopGroup(threads, NioIoHandler.newFactory());
+    ChannelHandler echo = new Echo();
+    try {
+      Channel listener = new ServerBootstrap()
+          .group(boss, workers)
+          .channel(NioServerSocketChannel.class)
+          .childOption(ChannelOption.TCP_NODELAY, true)
+          .childHandler(new ChannelInitializer<SocketChannel>() {
+            @Override
+            protected void initChannel(SocketChannel ch) {
+              // A frame over maxFrame fails the decoder, which closes the connection (see Echo).
+              ch.pipeline().addLast(new LengthFieldBasedFrameDecoder(maxFrame, 0, EchoFrames.LENGTH_BYTES, 0,
+                  EchoFrames.LENGTH_BYTES), echo);
+            }
+          })
+          .bind(new InetSocketAddress(host, port)).sync().channel();
+      return () -> {
+        listener.close().sync();
+        workers.shutdownGracefully().sync();
+        boss.shutdownGracefully().sync();
+      };
+    } catch (Exception e) {
+      workers.shutdownGracefully();
+      boss.shutdownGracefully();
+      throw e;
+    }
+  }
+
+  @ChannelHandler.Sharable
+  static final class Echo extends SimpleChannelInboundHandler<ByteBuf> {
+    @Override
+    protected void channelRead0(ChannelHandlerContext ctx, ByteBuf frame) {
+      long callId = EchoFrames.callId(frame);
+      Order order = EchoFrames.order(frame);
+      ByteBuf out = ctx.alloc().buffer(128);
+      EchoFrames.write(out, callId, order);
+      ctx.writeAndFlush(out, ctx.voidPromise());
+    }
+
+    @Override
+    public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
+      ctx.close(); // a bad frame or a bad object: drop this connection, serve the others
+    }
+  }
+}
