@@ -3,16 +3,16 @@ package protocols;
 import java.util.ArrayList;
 import java.util.List;
 import protocols.core.EchoFramework;
-import protocols.dubbo.DubboFramework;
-import protocols.grpc.GrpcFramework;
-import protocols.ice.IceFramework;
-import protocols.netty.NettyFramework;
-import protocols.thrift.ThriftFramework;
+import protocols.dubbo.DubboDsl;
+import protocols.grpc.GrpcDsl;
+import protocols.ice.IceDsl;
+import protocols.netty.NettyDsl;
+import protocols.thrift.ThriftDsl;
 
 /** Every framework this project measures, in the shootout's order; the ceiling (netty) last. */
 public final class Frameworks {
-  public static final List<EchoFramework<?>> ALL = List.of(new DubboFramework(), new ThriftFramework(),
-      new GrpcFramework(), new IceFramework(), new NettyFramework());
+  public static final List<EchoFramework<?>> ALL =
+      List.of(DubboDsl.ECHO, ThriftDsl.ECHO, GrpcDsl.ECHO, IceDsl.ECHO, NettyDsl.ECHO);
 
   /** The name of the ceiling every framework is compared with. */
   public static final String CEILING = "netty";

@@ -1,11 +1,11 @@
 package simulations;
 
 import protocols.core.EchoSimulation;
-import protocols.dubbo.DubboFramework;
+import protocols.dubbo.DubboDsl;
 
 /** Dubbo echo through the levels; -Dserialization=hessian2|kryo|fastjson2 sets both sides. */
 public class DubboEcho extends EchoSimulation {
   public DubboEcho() {
-    super(new DubboFramework());
+    super(DubboDsl.ECHO);
   }
 }

@@ -1,11 +1,11 @@
 package simulations;
 
 import protocols.core.EchoSimulation;
-import protocols.grpc.GrpcFramework;
+import protocols.grpc.GrpcDsl;
 
 /** gRPC echo through the levels; -Dconnections=N spreads the users over N channels (default 1). */
 public class GrpcEcho extends EchoSimulation {
   public GrpcEcho() {
-    super(new GrpcFramework());
+    super(GrpcDsl.ECHO);
   }
 }

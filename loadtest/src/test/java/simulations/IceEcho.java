@@ -1,11 +1,11 @@
 package simulations;
 
 import protocols.core.EchoSimulation;
-import protocols.ice.IceFramework;
+import protocols.ice.IceDsl;
 
 /** ZeroC Ice echo through the levels. */
 public class IceEcho extends EchoSimulation {
   public IceEcho() {
-    super(new IceFramework());
+    super(IceDsl.ECHO);
   }
 }

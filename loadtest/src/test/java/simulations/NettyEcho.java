@@ -1,11 +1,11 @@
 package simulations;
 
 import protocols.core.EchoSimulation;
-import protocols.netty.NettyFramework;
+import protocols.netty.NettyDsl;
 
 /** The ceiling (Netty, length-prefixed frames, Kryo) through the levels. */
 public class NettyEcho extends EchoSimulation {
   public NettyEcho() {
-    super(new NettyFramework());
+    super(NettyDsl.ECHO);
   }
 }

@@ -1,11 +1,11 @@
 package simulations;
 
 import protocols.core.EchoSimulation;
-import protocols.thrift.ThriftFramework;
+import protocols.thrift.ThriftDsl;
 
 /** Thrift echo through the levels; -Dthrift.protocol=binary|compact sets both sides. */
 public class ThriftEcho extends EchoSimulation {
   public ThriftEcho() {
-    super(new ThriftFramework());
+    super(ThriftDsl.ECHO);
   }
 }

@@ -2,39 +2,78 @@ package protocols.core;
 
 import io.gatling.javaapi.core.ActionBuilder;
 import java.util.List;
+import java.util.Objects;
 import java.util.concurrent.ThreadLocalRandom;
+import java.util.function.Function;
+import java.util.function.LongFunction;
 
 /**
  * What an echo run needs to know of one framework: its server, its protocol as the -D parameters
- * configure it, and its request. Each framework package has one; simulations, the shootout and the
- * plain driver all work from it.
+ * configure it, its request and its sample order. Each framework's DSL holds one ({@code ECHO});
+ * the simulations, the shootout and the plain driver all work from it. Immutable.
  *
  * @param <Req> the framework's Order type
  */
-public abstract class EchoFramework<Req> {
+public final class EchoFramework<Req> {
+  private final String name;
+  private final String serverMainClass;
+  private final Function<LoadParams, RpcProtocolBuilder<?>> protocol;
+  private final Function<String, RpcRequestBuilder<Req, Req>> request;
+  private final LongFunction<Req> order;
+  private final Function<LoadParams, List<String>> serverArgs;
 
-  /** Short name: request names, -Dframeworks, -Dtarget.NAME. */
-  public abstract String name();
-
-  /** The echo server's main class, started in its own JVM when there is no -Dtarget. */
-  public abstract String serverMainClass();
-
-  /** The embedded server's framework flags, from the -D parameters (e.g. Dubbo's serialization). */
-  public List<String> serverArgs(LoadParams params) {
-    return List.of();
+  private EchoFramework(String name, String serverMainClass, Function<LoadParams, RpcProtocolBuilder<?>> protocol,
+                        Function<String, RpcRequestBuilder<Req, Req>> request, LongFunction<Req> order,
+                        Function<LoadParams, List<String>> serverArgs) {
+    this.name = Objects.requireNonNull(name);
+    this.serverMainClass = Objects.requireNonNull(serverMainClass);
+    this.protocol = Objects.requireNonNull(protocol);
+    this.request = Objects.requireNonNull(request);
+    this.order = Objects.requireNonNull(order);
+    this.serverArgs = Objects.requireNonNull(serverArgs);
   }
 
-  /** The protocol builder with the framework's own -D parameters applied; shared ones come later. */
-  public abstract RpcProtocolBuilder<?> protocol(LoadParams params);
+  /**
+   * @param name short name: request names, -Dframeworks, -Dtarget.NAME
+   * @param serverMainClass the echo server, started in its own JVM when there is no target
+   * @param protocol the protocol builder with the framework's own -D parameters applied
+   * @param request a request of the given name
+   * @param order the write-ups' sample order with the given id
+   */
+  public static <Req> EchoFramework<Req> of(String name, String serverMainClass,
+                                            Function<LoadParams, RpcProtocolBuilder<?>> protocol,
+                                            Function<String, RpcRequestBuilder<Req, Req>> request,
+                                            LongFunction<Req> order) {
+    return new EchoFramework<>(name, serverMainClass, protocol, request, order, p -> List.of());
+  }
 
-  /** A request named {@code name}. */
-  public abstract RpcRequestBuilder<Req, Req> request(String name);
+  /** The embedded server's framework flags from the -D parameters (e.g. Dubbo's serialization). */
+  public EchoFramework<Req> withServerArgs(Function<LoadParams, List<String>> args) {
+    return new EchoFramework<>(name, serverMainClass, protocol, request, order, args);
+  }
 
-  /** The write-ups' sample order with the given id. */
-  public abstract Req order(long orderId);
+  public String name() {
+    return name;
+  }
+
+  public String serverMainClass() {
+    return serverMainClass;
+  }
+
+  public List<String> serverArgs(LoadParams params) {
+    return serverArgs.apply(params);
+  }
+
+  public RpcProtocolBuilder<?> protocol(LoadParams params) {
+    return protocol.apply(params);
+  }
+
+  public Req order(long orderId) {
+    return order.apply(orderId);
+  }
 
   /** The echo call every level makes: a fresh order id per call, so no reply can be cached. */
   public ActionBuilder echoCall(String requestName) {
-    return request(requestName).hello(session -> order(ThreadLocalRandom.current().nextLong()));
+    return request.apply(requestName).hello(session -> order(ThreadLocalRandom.current().nextLong()));
   }
 }

@@ -2,12 +2,17 @@ package protocols.grpc;
 
 import contract.SampleOrder;
 import contract.grpc.Order;
+import protocols.core.EchoFramework;
 import protocols.core.RpcRequestBuilder;
 
 /** The gRPC DSL: {@code grpc} is the protocol, {@code grpc("echo").hello(...)} a unary Hello call. */
 public final class GrpcDsl {
   /** The protocol builder, with gRPC's defaults (127.0.0.1:50051, one channel, async). */
   public static final GrpcProtocolBuilder grpc = GrpcProtocolBuilder.DEFAULT;
+
+  /** gRPC in an echo run; {@code -Dconnections=N} spreads the users over N channels (default 1). */
+  public static final EchoFramework<Order> ECHO =
+      EchoFramework.of("grpc", "servers.grpc.GrpcEchoServer", p -> grpc, GrpcDsl::grpc, GrpcDsl::order);
 
   private GrpcDsl() {}
 

@@ -2,12 +2,17 @@ package protocols.ice;
 
 import contract.SampleOrder;
 import contract.zeroc.Order;
+import protocols.core.EchoFramework;
 import protocols.core.RpcRequestBuilder;
 
 /** The Ice DSL: {@code ice} is the protocol, {@code ice("echo").hello(...)} a request. */
 public final class IceDsl {
   /** The protocol builder, with Ice's defaults (127.0.0.1:10000, one shared connection, async). */
   public static final IceProtocolBuilder ice = IceProtocolBuilder.DEFAULT;
+
+  /** ZeroC Ice in an echo run. */
+  public static final EchoFramework<Order> ECHO =
+      EchoFramework.of("ice", "servers.ice.IceEchoServer", p -> ice, IceDsl::ice, IceDsl::order);
 
   private IceDsl() {}
 

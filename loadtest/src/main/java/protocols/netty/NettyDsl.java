@@ -2,12 +2,17 @@ package protocols.netty;
 
 import contract.SampleOrder;
 import contract.pojo.Order;
+import protocols.core.EchoFramework;
 import protocols.core.RpcRequestBuilder;
 
 /** The ceiling's DSL: {@code netty} is the protocol, {@code netty("echo").hello(...)} a request. */
 public final class NettyDsl {
   /** The protocol builder (127.0.0.1:7000, one connection, async). */
   public static final NettyProtocolBuilder netty = NettyProtocolBuilder.DEFAULT;
+
+  /** The ceiling (Netty, length-prefixed frames, Kryo) in an echo run. */
+  public static final EchoFramework<Order> ECHO =
+      EchoFramework.of("netty", "servers.netty.NettyEchoServer", p -> netty, NettyDsl::netty, NettyDsl::order);
 
   private NettyDsl() {}
 

@@ -2,6 +2,10 @@ package protocols.thrift;
 
 import contract.SampleOrder;
 import contract.thrift.Order;
+import contract.thrift.WireProtocols;
+import java.util.List;
+import protocols.core.EchoFramework;
+import protocols.core.LoadParams;
 import protocols.core.RpcRequestBuilder;
 
 /** The Thrift DSL: {@code thrift} is the protocol, {@code thrift("echo").hello(...)} a request. */
@@ -9,11 +13,20 @@ public final class ThriftDsl {
   /** The protocol builder, with Thrift's defaults (127.0.0.1:9090, binary, async). */
   public static final ThriftProtocolBuilder thrift = ThriftProtocolBuilder.DEFAULT;
 
+  /** Thrift in an echo run; {@code -Dthrift.protocol=binary|compact} sets both sides. */
+  public static final EchoFramework<Order> ECHO = EchoFramework.<Order>of("thrift", "servers.thrift.ThriftEchoServer",
+          p -> thrift.wireProtocol(wireProtocol(p)), ThriftDsl::thrift, ThriftDsl::order)
+      .withServerArgs(p -> List.of("--protocol", wireProtocol(p)));
+
   private ThriftDsl() {}
 
   /** A request named {@code name} (Gatling EL allowed). */
   public static RpcRequestBuilder<Order, Order> thrift(String name) {
     return new RpcRequestBuilder<>(ThriftProtocol.KEY, name);
+  }
+
+  private static String wireProtocol(LoadParams params) {
+    return params.choice("thrift.protocol", WireProtocols.DEFAULT, WireProtocols.SUPPORTED);
   }
 
   /** The write-ups' sample order with the given id. */
