@@ -24,8 +24,9 @@ import protocols.core.RunReport;
  * framework's client, each in its own JVM, for the Gatling-vs-plain ratios.
  */
 public final class Shootout {
-  /** Shorter than a single-framework run, so five frameworks and the report fit in 10 minutes. */
-  static final Map<String, String> DEFAULTS = Map.of("duration", "8", "warmup", "4");
+  /** Shorter levels than a single-framework run, so five frameworks and the report fit in 10 minutes;
+   * a full warm-up each, since the JIT-heavy clients (Dubbo, gRPC) read low at 1 client without it. */
+  static final Map<String, String> DEFAULTS = Map.of("duration", "8", "warmup", "8");
   /** The -D parameters a plain-driver JVM takes over from the shootout. */
   private static final List<String> PASSED_TO_PLAIN = List.of("levels", "duration", "calls", "warmup", "timeout",
       "syncThreads", "connections", "serialization", "thrift.protocol");
