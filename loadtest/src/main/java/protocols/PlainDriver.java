@@ -16,6 +16,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicLongArray;
 import protocols.core.EchoFramework;
 import protocols.core.EchoRun;
 import protocols.core.HostPort;
@@ -24,6 +25,7 @@ import protocols.core.LatencyRecorder;
 import protocols.core.LoadParams;
 import protocols.core.RpcClient;
 import protocols.core.RpcProtocol;
+import protocols.core.Warmup;
 
 /**
  * The same closed-loop load without Gatling: plain Java threads drive one framework's client
@@ -61,9 +63,19 @@ public final class PlainDriver {
     try (RpcClient<R, R> client = protocol.newClient()) {
       Driver<R> driver = new Driver<>(framework, client, mode, params.timeout().toMillis(), params.syncThreads());
       List<Integer> levels = params.levels();
-      if (!params.warmup().isZero()) {
-        int users = Math.min(20, levels.stream().mapToInt(Integer::intValue).max().orElse(1));
-        complete &= driver.level(users, params.warmup(), Optional.empty(), new LatencyRecorder(), "warm-up");
+      Warmup.Plan warmup = params.warmup();
+      int users = Math.min(20, levels.stream().mapToInt(Integer::intValue).max().orElse(1));
+      if (warmup.auto()) {
+        // As Gatling's auto warm-up: 1-second rounds until the last ones are stable, bounded.
+        AtomicLongArray rounds = new AtomicLongArray((int) warmup.max().toSeconds() + 1);
+        int n = 0;
+        while (n < rounds.length() && !Warmup.isStable(rounds, n)) {
+          LatencyRecorder round = new LatencyRecorder();
+          complete &= driver.level(users, Duration.ofSeconds(1), Optional.empty(), round, "warm-up");
+          rounds.set(n++, round.snapshot().stream().mapToLong(LatencyRecorder.RequestStats::count).sum());
+        }
+      } else if (!warmup.skipped()) {
+        complete &= driver.level(users, warmup.fixed(), Optional.empty(), new LatencyRecorder(), "warm-up");
       }
       for (int clients : levels) {
         complete &= driver.level(clients, params.duration(), params.calls(), recorder,

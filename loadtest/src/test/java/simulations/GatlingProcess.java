@@ -1,5 +1,8 @@
 package simulations;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
@@ -12,7 +15,15 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
+import io.gatling.charts.stats.GeneralStats;
+import io.gatling.charts.stats.LogFileData;
+import io.gatling.charts.stats.LogFileReader;
+import io.gatling.commons.stats.KO$;
+import io.gatling.commons.stats.OK$;
+import io.gatling.commons.stats.Status;
+import io.gatling.core.config.GatlingConfiguration;
 import protocols.core.JvmCommand;
+import scala.Option;
 
 /**
  * Runs a simulation the way the Maven plugin does: Gatling's own main class in a fresh JVM, with
@@ -42,8 +53,63 @@ final class GatlingProcess {
       if (!Files.exists(summary)) {
         throw new AssertionError("no rpc-summary.json next to index.html in " + folder);
       }
-      return new ObjectMapper().readTree(Files.readString(summary));
+      JsonNode root = new ObjectMapper().readTree(Files.readString(summary));
+      assertCountsMatchSimulationLog(folder, root.get("requests"));
+      return root;
     }
+  }
+
+  /**
+   * An independent check of the µs summary: Gatling's own simulation.log, read by Gatling's own
+   * reader, must hold the same number of OK and KO responses for every request name.
+   */
+  static void assertCountsMatchSimulationLog(Path runFolder, JsonNode requests) {
+    LogFileData log = LogFileReader.apply(runFolder.getFileName().toString(), runFolder.getParent(),
+        GatlingConfiguration.load()).read();
+    int compared = 0;
+    for (var it = requests.fields(); it.hasNext(); ) {
+      var e = it.next();
+      long ok = count(log, e.getKey(), OK$.MODULE$);
+      long ko = count(log, e.getKey(), KO$.MODULE$);
+      long summaryKo = e.getValue().get("ko").asLong();
+      long summaryOk = e.getValue().get("count").asLong() - summaryKo;
+      if (ok != summaryOk || ko != summaryKo) {
+        throw new AssertionError(e.getKey() + ": rpc-summary.json has " + summaryOk + " OK / " + summaryKo
+            + " KO, Gatling's simulation.log " + ok + " OK / " + ko + " KO");
+      }
+      compared++;
+    }
+    if (compared == 0) {
+      throw new AssertionError("no request in rpc-summary.json to compare with simulation.log");
+    }
+  }
+
+  private static long count(LogFileData log, String request, Status status) {
+    Option<GeneralStats> stats = log.requestGeneralStats(Option.apply(request), Option.empty(), Option.apply(status));
+    return stats.isDefined() ? stats.get().count() : 0;
+  }
+
+  /**
+   * What a correct run guarantees for one level, however slow the machine: every client made at
+   * least one call, no KO, and µs figures that hang together.
+   */
+  static void assertLevel(JsonNode requests, String name, int clients) {
+    JsonNode r = requests.get(name);
+    if (r == null) {
+      throw new AssertionError(name + " missing from " + requests);
+    }
+    long count = r.get("count").asLong();
+    assertEquals(0, r.get("ko").asLong(), name + " KOs: " + r.get("koReasons"));
+    assertTrue(count >= clients, name + ": " + count + " calls from " + clients + " clients");
+    long p50 = r.get("p50").asLong();
+    long p99 = r.get("p99").asLong();
+    long max = r.get("max").asLong();
+    assertTrue(p50 >= 1 && p50 <= p99 && p99 <= max, name + " 1 <= p50 " + p50 + " <= p99 " + p99 + " <= max " + max);
+    long windows = 0;
+    for (JsonNode w : r.get("okPerSecond")) {
+      windows += w.asLong();
+    }
+    assertEquals(count, windows, name + ": the 1-second windows add up to the count");
   }
 
   private GatlingProcess() {}
@@ -65,8 +131,10 @@ final class GatlingProcess {
     Files.createDirectories(resultsRoot);
     List<String> jvmOptions = new ArrayList<>();
     properties.forEach((k, v) -> jvmOptions.add("-D" + k + "=" + v));
+    // As the Maven plugin does with the pom's gatling.runDescription: Gatling's report points to the µs page.
     List<String> command = JvmCommand.of(jvmOptions, "io.gatling.app.Gatling",
-        List.of("-s", "simulations." + simulation, "-rf", resultsRoot.toString()));
+        List.of("-s", "simulations." + simulation, "-rf", resultsRoot.toString(), "-rd",
+            System.getProperty("gatling.runDescription", "")));
     Path log = resultsRoot.resolveSibling(resultsRoot.getFileName() + ".log");
     Process p = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile()).start();
     if (!p.waitFor(limit.toSeconds(), TimeUnit.SECONDS)) {

@@ -26,8 +26,8 @@ class GrpcEchoIT {
           RESULTS.resolve("grpc-async-target"), LIMIT);
       assertEquals(0, run.exitCode(), run.output());
       JsonNode requests = run.summary().get("requests");
-      DubboEchoIT.assertLevel(requests, "echo 20 clients (async)", 2000);
-      DubboEchoIT.assertLevel(requests, "echo 100 clients (async)", 2000);
+      GatlingProcess.assertLevel(requests, "echo 20 clients (async)", 20);
+      GatlingProcess.assertLevel(requests, "echo 100 clients (async)", 100);
       assertTrue(server.isAlive());
     }
   }
@@ -39,7 +39,7 @@ class GrpcEchoIT {
         RESULTS.resolve("grpc-sync-embedded"), LIMIT);
     assertEquals(0, run.exitCode(), run.output());
     JsonNode root = run.summary();
-    DubboEchoIT.assertLevel(root.get("requests"), "echo 20 clients (sync)", 2000);
+    GatlingProcess.assertLevel(root.get("requests"), "echo 20 clients (sync)", 20);
     assertEquals(2, root.get("run").get("protocols").get(0).get("channels").asInt());
   }
 }

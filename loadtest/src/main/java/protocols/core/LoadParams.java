@@ -15,8 +15,7 @@ import java.util.Properties;
 public final class LoadParams {
   public static final String DEFAULT_LEVELS = "1,5,20,50,100";
   public static final int DEFAULT_DURATION_SECONDS = 15;
-  public static final int DEFAULT_WARMUP_SECONDS = 10;
-  public static final int DEFAULT_TIMEOUT_MILLIS = 3000;
+  public static final String DEFAULT_WARMUP = "auto";
 
   private final Map<String, String> values;
 
@@ -70,9 +69,22 @@ public final class LoadParams {
     return raw("calls").map(v -> intParam("calls", 0, 1, Integer.MAX_VALUE));
   }
 
-  /** Warm-up before the first level: {@code -Dwarmup} seconds, 0 to skip. */
-  public Duration warmup() {
-    return Duration.ofSeconds(intParam("warmup", DEFAULT_WARMUP_SECONDS, 0, 3_600));
+  /**
+   * Warm-up before the first level: {@code -Dwarmup=auto} (until throughput is stable, at most
+   * {@code -DwarmupMax} seconds) or a fixed number of seconds, 0 to skip.
+   */
+  public Warmup.Plan warmup() {
+    Duration max = Duration.ofSeconds(intParam("warmupMax", Warmup.DEFAULT_MAX_SECONDS, 4, 3_600));
+    String v = raw("warmup").orElse(DEFAULT_WARMUP);
+    if (v.equals("auto")) {
+      return new Warmup.Plan(true, Duration.ZERO, max);
+    }
+    try {
+      return new Warmup.Plan(false, Duration.ofSeconds(intParam("warmup", 0, 0, 3_600)), max);
+    } catch (IllegalArgumentException e) {
+      throw new IllegalArgumentException("-Dwarmup must be auto or a whole number of seconds from 0 to 3600, got '"
+          + v + "'");
+    }
   }
 
   public InvocationMode mode() {
@@ -140,7 +152,7 @@ public final class LoadParams {
   }
 
   public Duration timeout() {
-    return Duration.ofMillis(intParam("timeout", DEFAULT_TIMEOUT_MILLIS, 1, 600_000));
+    return Duration.ofMillis(intParam("timeout", (int) RpcSettings.DEFAULT_TIMEOUT.toMillis(), 1, 600_000));
   }
 
   public int syncThreads() {

@@ -9,9 +9,7 @@ import io.gatling.commons.validation.Validation;
 import io.gatling.core.action.Action;
 import io.gatling.core.session.Session;
 import java.util.List;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.RejectedExecutionException;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import scala.Function1;
 import scala.Option;
@@ -60,14 +58,7 @@ final class RpcCallAction<Req, Resp> extends SafeAction {
 
     long startMillis = clock.nowMillis();
     long startNanos = System.nanoTime();
-    CompletableFuture<Resp> call;
-    try {
-      // copy(): the timeout must not complete the framework's own future under its feet.
-      call = components.invoke(message).copy().orTimeout(timeoutMillis, TimeUnit.MILLISECONDS);
-    } catch (RuntimeException e) {
-      call = CompletableFuture.failedFuture(e);
-    }
-    call.whenComplete((reply, error) -> {
+    components.call(session.userId(), message).whenComplete((reply, error) -> {
       long endNanos = System.nanoTime();
       long endMillis = clock.nowMillis();
       try {
@@ -99,7 +90,8 @@ final class RpcCallAction<Req, Resp> extends SafeAction {
       Throwable e = Errors.unwrap(error);
       if (e instanceof TimeoutException || components.client().isTimeout(e)) {
         code = "timeout";
-        failure = "timeout after " + timeoutMillis + " ms";
+        failure = "timeout after " + timeoutMillis + " ms"
+            + (e instanceof TimeoutException && e.getMessage() != null ? ": " + e.getMessage() : "");
       } else if (e instanceof Crash) {
         code = "crash";
         failure = "crash: " + e.getMessage();
@@ -109,7 +101,11 @@ final class RpcCallAction<Req, Resp> extends SafeAction {
       }
     } else {
       for (RpcCheck<Req, Resp> check : checks) {
-        failure = check.check(message, reply);
+        try {
+          failure = check.check(message, reply);
+        } catch (RuntimeException | LinkageError | AssertionError e) {
+          failure = "check threw: " + Errors.oneLine(e); // a user's check must not strand the user
+        }
         if (failure != null) {
           code = "check";
           break;
@@ -117,11 +113,17 @@ final class RpcCallAction<Req, Resp> extends SafeAction {
       }
     }
     boolean ok = failure == null;
-    components.recorder().record(request, startNanos, endNanos, ok);
-    Status status = ok ? OK$.MODULE$ : KO$.MODULE$;
-    statsEngine.logResponse(session.scenario(), session.groups(), request, startMillis, endMillis, status,
-        Option.apply(code), Option.apply(failure));
-    Session after = session.logGroupRequestTimings(startMillis, endMillis);
+    Session after = session;
+    try {
+      components.recorder().record(request, startNanos, endNanos, failure);
+      Status status = ok ? OK$.MODULE$ : KO$.MODULE$;
+      statsEngine.logResponse(session.scenario(), session.groups(), request, startMillis, endMillis, status,
+          Option.apply(code), Option.apply(failure));
+      after = session.logGroupRequestTimings(startMillis, endMillis);
+    } catch (RuntimeException e) {
+      ok = false;
+      logger().underlying().error("could not log " + request + ": " + Errors.oneLine(e));
+    }
     next.$bang(ok ? after : after.markAsFailed());
   }
 

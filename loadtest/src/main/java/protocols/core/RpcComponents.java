@@ -4,7 +4,11 @@ import io.gatling.core.CoreComponents;
 import io.gatling.core.protocol.ProtocolComponents;
 import io.gatling.core.session.Session;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionException;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.TimeoutException;
+
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.ThreadFactory;
@@ -27,6 +31,8 @@ public final class RpcComponents<Req, Resp> implements ProtocolComponents {
   private final RunReport report;
   private final CoreComponents core;
   private final AtomicBoolean closed = new AtomicBoolean();
+  /** Sync mode: per virtual user, completed when its call in the pool has finished. */
+  private final Map<Long, CompletableFuture<Void>> inPool = new ConcurrentHashMap<>();
 
   RpcComponents(RpcProtocol<Req, Resp> protocol, RpcClient<Req, Resp> client, RunReport report, CoreComponents core) {
     this.protocol = protocol;
@@ -55,10 +61,7 @@ public final class RpcComponents<Req, Resp> implements ProtocolComponents {
     return components;
   }
 
-  /**
-   * A bounded pool: at most {@code threads} blocking calls at once, as the write-up's 200-thread
-   * client. The queue holds at most one call per virtual user, since each user waits for its reply.
-   */
+  /** A pool of {@code threads} threads: at most that many blocking calls at once, as the write-up's 200-thread client. */
   static ExecutorService newSyncPool(String framework, int threads) {
     AtomicInteger n = new AtomicInteger();
     ThreadFactory factory = r -> {
@@ -66,23 +69,115 @@ public final class RpcComponents<Req, Resp> implements ProtocolComponents {
       t.setDaemon(true);
       return t;
     };
+    // Unbounded queue type, bounded in use: call() keeps at most one task per virtual user in it.
     return new ThreadPoolExecutor(threads, threads, 60, TimeUnit.SECONDS, new LinkedBlockingQueue<>(), factory);
   }
 
-  /** Starts one call in the configured mode; never blocks the caller. */
-  CompletableFuture<Resp> invoke(Req request) {
+  /**
+   * Starts one call in the configured mode and never blocks the caller. The future completes once:
+   * with the reply, the framework's error, or a {@link TimeoutException} after the timeout.
+   *
+   * <p>Sync mode keeps at most one call per virtual user in the pool (running or queued). A blocking
+   * call that timed out is interrupted, but a framework may ignore that and keep its thread: the
+   * user's next call then waits for it instead of queueing behind it, and if the wait outlasts its own
+   * timeout it fails with a message that names the stuck pool thread, so pool saturation shows as KOs.
+   */
+  CompletableFuture<Resp> call(long userId, Req request) {
+    long timeoutMillis = protocol.settings().timeoutMillis();
     if (syncPool == null) {
-      return client.callAsync(request).toCompletableFuture();
-    }
-    return CompletableFuture.supplyAsync(() -> {
+      CompletableFuture<Resp> call;
       try {
-        return client.callSync(request);
+        // copy(): the timeout must not complete the framework's own future under its feet.
+        call = client.callAsync(request).toCompletableFuture().copy();
       } catch (RuntimeException e) {
-        throw e;
-      } catch (Exception e) {
-        throw new CompletionException(e);
+        call = CompletableFuture.failedFuture(e);
       }
-    }, syncPool);
+      return call.orTimeout(timeoutMillis, TimeUnit.MILLISECONDS);
+    }
+    CompletableFuture<Resp> result = new CompletableFuture<>();
+    BlockingCall task = new BlockingCall(userId, request, result);
+    CompletableFuture<Void> previous = inPool.get(userId);
+    if (previous == null) {
+      task.submit();
+    } else {
+      previous.thenRun(task::submit);
+    }
+    CompletableFuture.delayedExecutor(timeoutMillis, TimeUnit.MILLISECONDS).execute(() -> {
+      if (!task.submitted) {
+        result.completeExceptionally(new TimeoutException("never started: this user's previous call still holds a "
+            + "thread of the " + protocol.settings().syncThreads() + "-thread sync pool after its own timeout"));
+      } else if (result.completeExceptionally(new TimeoutException())) {
+        task.interrupt(); // frees the thread if the framework's blocking call honours interrupts
+      }
+    });
+    return result;
+  }
+
+  /** One blocking call on the sync pool; the user's slot is released when its thread is done with it. */
+  private final class BlockingCall implements Runnable {
+    private final long userId;
+    private final Req request;
+    private final CompletableFuture<Resp> result;
+    private final CompletableFuture<Void> released = new CompletableFuture<>();
+    private volatile boolean submitted;
+    private Thread runner;
+
+    BlockingCall(long userId, Req request, CompletableFuture<Resp> result) {
+      this.userId = userId;
+      this.request = request;
+      this.result = result;
+    }
+
+    void submit() {
+      if (result.isDone()) {
+        return; // timed out while waiting for the user's previous call
+      }
+      submitted = true;
+      inPool.put(userId, released);
+      try {
+        syncPool.execute(this);
+      } catch (RejectedExecutionException e) {
+        release();
+        result.completeExceptionally(e);
+      }
+    }
+
+    @Override
+    public void run() {
+      synchronized (this) {
+        runner = Thread.currentThread();
+      }
+      try {
+        if (!result.isDone()) {
+          result.complete(client.callSync(request));
+        }
+      } catch (Exception | LinkageError | AssertionError e) {
+        result.completeExceptionally(e);
+      } finally {
+        synchronized (this) {
+          runner = null;
+          Thread.interrupted(); // an interrupt that came late must not hit the pool's next task
+        }
+        release();
+      }
+    }
+
+    synchronized void interrupt() {
+      if (runner != null) {
+        runner.interrupt();
+      }
+    }
+
+    private void release() {
+      inPool.remove(userId, released);
+      released.complete(null);
+    }
+  }
+
+  /** Sync mode: tasks the pool holds, running or queued (at most one per virtual user). */
+  int syncPoolTasks() {
+    ThreadPoolExecutor pool = (ThreadPoolExecutor) syncPool;
+    return pool.getQueue().size() + pool.getActiveCount();
   }
 
   public RpcProtocol<Req, Resp> protocol() {

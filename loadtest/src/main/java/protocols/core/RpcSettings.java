@@ -15,7 +15,8 @@ import java.util.Objects;
  */
 public record RpcSettings(String host, int port, Duration timeout, InvocationMode mode, int syncThreads, int connections) {
 
-  public static final Duration DEFAULT_TIMEOUT = Duration.ofSeconds(5);
+  /** The one default per-call timeout, for the DSL and for {@code -Dtimeout} alike. */
+  public static final Duration DEFAULT_TIMEOUT = Duration.ofMillis(3000);
   public static final int DEFAULT_SYNC_THREADS = 200;
 
   public RpcSettings {

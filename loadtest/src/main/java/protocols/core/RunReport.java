@@ -2,6 +2,8 @@ package protocols.core;
 
 import io.gatling.core.CoreComponents;
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.Paths;
 import java.util.ArrayList;
@@ -9,6 +11,7 @@ import java.util.IdentityHashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.CopyOnWriteArrayList;
 
 /**
@@ -21,7 +24,8 @@ public final class RunReport {
 
   /** Told each time this JVM's run writes its summary (e.g. the shootout's comparison report). */
   public interface SummaryListener {
-    void written(Path folder, List<LatencyRecorder.RequestStats> requests, boolean interrupted) throws IOException;
+    void written(Path folder, List<LatencyRecorder.RequestStats> requests, RunAnalysis analysis, boolean interrupted)
+        throws IOException;
   }
 
   /** Registers {@code listener} for the run in this JVM. */
@@ -31,6 +35,7 @@ public final class RunReport {
 
   private final CoreComponents core;
   private final LatencyRecorder recorder = new LatencyRecorder();
+  private final Optional<CpuSampler> cpu;
   private final Path folder;
   private final List<Map<String, Object>> protocols = new ArrayList<>();
   private final Thread shutdownHook;
@@ -39,6 +44,7 @@ public final class RunReport {
   private RunReport(CoreComponents core, Path folder, boolean writeOnExit) {
     this.core = core;
     this.folder = folder;
+    this.cpu = folder == null ? Optional.empty() : CpuSampler.start();
     this.shutdownHook = writeOnExit ? new Thread(() -> write(true), "rpc-summary-on-exit") : null;
     if (shutdownHook != null) {
       Runtime.getRuntime().addShutdownHook(shutdownHook);
@@ -98,22 +104,58 @@ public final class RunReport {
   }
 
   private synchronized void write(boolean interrupted) {
+    cpu.ifPresent(CpuSampler::close);
+    List<LatencyRecorder.RequestStats> requests = recorder.snapshot();
+    RunAnalysis analysis = RunAnalysis.of(requests, cpu, Warmup.outcomes());
     Map<String, Object> run = new LinkedHashMap<>();
     run.put("protocols", protocols);
     run.put("interrupted", interrupted);
+    run.put("warmups", Warmup.outcomes());
     try {
-      Path file = recorder.writeSummary(folder, run);
-      System.out.println(SummaryTable.render(recorder.snapshot()));
+      Path file = LatencyRecorder.writeSummaryTo(folder.resolve(LatencyRecorder.SUMMARY_FILE), run, requests, analysis);
+      String title = "RPC report: " + folder.toAbsolutePath().getFileName();
+      Path page = folder.resolve(RpcReportPage.FILE);
+      Files.writeString(page, RpcReportPage.render(title, requests, analysis, run, interrupted), StandardCharsets.UTF_8);
+      System.out.println(SummaryTable.render(requests));
       System.out.println("RPC summary (µs latencies): " + file.toAbsolutePath());
+      printWarnings(analysis.warnings());
+      pointAtReportOnExit(page);
     } catch (IOException e) {
-      System.err.println("could not write " + LatencyRecorder.SUMMARY_FILE + " in " + folder + ": " + Errors.oneLine(e));
+      System.err.println("could not write the RPC report in " + folder + ": " + Errors.oneLine(e));
     }
     for (SummaryListener listener : LISTENERS) {
       try {
-        listener.written(folder, recorder.snapshot(), interrupted);
+        listener.written(folder, requests, analysis, interrupted);
       } catch (IOException | RuntimeException e) {
         System.err.println("could not write the report in " + folder + ": " + Errors.oneLine(e));
       }
+    }
+  }
+
+  static void printWarnings(List<RunAnalysis.Warning> warnings) {
+    if (warnings.isEmpty()) {
+      System.out.println("Validity: no warnings.");
+      return;
+    }
+    System.out.println("Validity: " + warnings.size() + " warning(s): the figures of these levels should not be trusted as they are.");
+    for (RunAnalysis.Warning w : warnings) {
+      System.out.println("WARNING [" + w.kind() + "] " + w.request() + ": " + w.message());
+    }
+  }
+
+  /**
+   * Gatling prints its own report's path after this summary; a shutdown hook runs after Gatling's
+   * last line, so the console ends by naming the page that has the µs figures and the warnings.
+   */
+  private static void pointAtReportOnExit(Path page) {
+    try {
+      Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+        System.out.println("RPC report (µs latencies, true calls/s per level, validity warnings): "
+            + page.toAbsolutePath().toUri());
+        System.out.flush();
+      }, "rpc-report-pointer"));
+    } catch (IllegalStateException alreadyShuttingDown) {
+      System.out.println("RPC report: " + page.toAbsolutePath().toUri());
     }
   }
 }

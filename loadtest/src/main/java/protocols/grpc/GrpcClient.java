@@ -2,6 +2,7 @@ package protocols.grpc;
 
 import contract.grpc.MobileServiceGrpc;
 import contract.grpc.Order;
+import io.grpc.ConnectivityState;
 import io.grpc.ManagedChannel;
 import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
@@ -9,6 +10,7 @@ import io.grpc.netty.shaded.io.grpc.netty.NettyChannelBuilder;
 import io.grpc.stub.StreamObserver;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import protocols.core.RpcClient;
@@ -39,9 +41,38 @@ final class GrpcClient implements RpcClient<Order, Order> {
           .directExecutor()
           .maxInboundMessageSize(maxMessage)
           .build();
+      connect(channels[i], settings);
       async[i] = MobileServiceGrpc.newStub(channels[i]);
       blocking[i] = MobileServiceGrpc.newBlockingStub(channels[i]);
     }
+  }
+
+  /**
+   * A channel connects lazily, on its first call, so the first level would time the HTTP/2 handshake:
+   * ask for the connection now and wait, at most the call timeout, until it is ready.
+   */
+  private static void connect(ManagedChannel channel, RpcSettings settings) {
+    CountDownLatch ready = new CountDownLatch(1);
+    watch(channel, channel.getState(true), ready);
+    try {
+      if (!ready.await(settings.timeoutMillis(), TimeUnit.MILLISECONDS)) {
+        System.err.println("grpc: channel to " + settings.host() + ":" + settings.port() + " not ready after "
+            + settings.timeoutMillis() + " ms (state " + channel.getState(false) + "); calls will wait for it");
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+  }
+
+  private static void watch(ManagedChannel channel, ConnectivityState state, CountDownLatch ready) {
+    if (state == ConnectivityState.READY) {
+      ready.countDown();
+      return;
+    }
+    if (state == ConnectivityState.SHUTDOWN || ready.getCount() == 0) {
+      return;
+    }
+    channel.notifyWhenStateChanged(state, () -> watch(channel, channel.getState(true), ready));
   }
 
   private int pick() {

@@ -33,7 +33,7 @@ import protocols.core.RpcSettings;
 final class NettyClient implements RpcClient<Order, Order> {
   private final EventLoopGroup group;
   private final Channel[] channels;
-  private final Map<Long, CompletableFuture<Order>> pending = new ConcurrentHashMap<>();
+  private final Map<Long, Pending> pending = new ConcurrentHashMap<>();
   private final AtomicLong callIds = new AtomicLong();
   private final AtomicInteger next = new AtomicInteger();
   private final long timeoutMillis;
@@ -67,10 +67,10 @@ final class NettyClient implements RpcClient<Order, Order> {
   public CompletionStage<Order> callAsync(Order request) {
     long id = callIds.incrementAndGet();
     CompletableFuture<Order> reply = new CompletableFuture<>();
-    pending.put(id, reply);
+    Channel channel = channels[Math.floorMod(next.getAndIncrement(), channels.length)];
+    pending.put(id, new Pending(channel, reply));
     // Forget the call once it is answered, failed or timed out, so a lost reply leaks nothing.
     reply.orTimeout(timeoutMillis, TimeUnit.MILLISECONDS).whenComplete((r, e) -> pending.remove(id));
-    Channel channel = channels[Math.floorMod(next.getAndIncrement(), channels.length)];
     ByteBuf frame = channel.alloc().buffer(128);
     EchoFrames.write(frame, id, request);
     channel.writeAndFlush(frame).addListener(f -> {
@@ -96,22 +96,27 @@ final class NettyClient implements RpcClient<Order, Order> {
       }
     }
     group.shutdownGracefully(0, 2, TimeUnit.SECONDS).awaitUninterruptibly(5, TimeUnit.SECONDS);
-    pending.values().forEach(f -> f.completeExceptionally(new IOException("client closed")));
+    pending.values().forEach(p -> p.reply.completeExceptionally(new IOException("client closed")));
+  }
+
+  /** A call waiting for its reply, and the connection it was sent on. */
+  private record Pending(Channel channel, CompletableFuture<Order> reply) {
   }
 
   private final class Replies extends SimpleChannelInboundHandler<ByteBuf> {
     @Override
     protected void channelRead0(ChannelHandlerContext ctx, ByteBuf frame) {
-      CompletableFuture<Order> reply = pending.remove(EchoFrames.callId(frame));
-      if (reply != null) {
-        reply.complete(EchoFrames.order(frame));
+      Pending call = pending.remove(EchoFrames.callId(frame));
+      if (call != null) {
+        call.reply.complete(EchoFrames.order(frame));
       }
     }
 
     @Override
     public void channelInactive(ChannelHandlerContext ctx) {
-      // The connection is gone: its calls fail now rather than at their timeout.
-      pending.values().forEach(f -> f.completeExceptionally(new IOException("connection closed by server")));
+      // The connection is gone: its calls (and only its) fail now rather than at their timeout.
+      pending.values().stream().filter(p -> p.channel == ctx.channel())
+          .forEach(p -> p.reply.completeExceptionally(new IOException("connection closed by server")));
     }
 
     @Override

@@ -9,13 +9,20 @@ import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 class ComparisonReportTest {
 
-  private static LatencyRecorder.RequestStats stats(String name, long count, double throughput) {
-    return new LatencyRecorder.RequestStats(name, count, 0, count / throughput, throughput, 100, 90, 150, 300, 900, 2000);
+  /** {@code count} calls of 100 µs, started evenly at {@code throughput} calls/s. */
+  static LatencyRecorder.RequestStats stats(String name, long count, double throughput) {
+    LatencyRecorder r = new LatencyRecorder();
+    long gap = (long) (1e9 / throughput);
+    for (long i = 0; i < count; i++) {
+      r.record(name, i * gap, i * gap + gap, true);
+    }
+    return r.snapshot().get(0);
   }
 
   @Test
@@ -30,20 +37,22 @@ class ComparisonReportTest {
     ComparisonReport report = new ComparisonReport(List.of("dubbo", "netty"), List.of(InvocationMode.ASYNC), List.of(1),
         "netty", Map.of("levels", "[1]"), Map.of("dubbo async", plain));
     Map<String, LatencyRecorder.RequestStats> gatling = new LinkedHashMap<>();
-    gatling.put("dubbo echo 1 clients (async)", stats("dubbo echo 1 clients (async)", 800, 800));
-    gatling.put("netty echo 1 clients (async)", stats("netty echo 1 clients (async)", 4000, 4000));
+    gatling.put("dubbo echo 1 clients (async)", stats("dubbo echo 1 clients (async)", 4000, 800));
+    gatling.put("netty echo 1 clients (async)", stats("netty echo 1 clients (async)", 20000, 4000));
     List<ComparisonReport.Row> rows = report.rows(gatling);
     assertEquals(2, rows.size());
     ComparisonReport.Row dubbo = rows.get(0);
-    assertEquals(0.2, dubbo.ceilingRatio(), 1e-9);
+    assertEquals(0.2, dubbo.ceilingRatio(), 0.001);
     assertEquals(1000, dubbo.plainThroughput(), 1);
     assertEquals(0.8, dubbo.gatlingVsPlain(), 0.01);
-    assertEquals(800, dubbo.callsPerClient());
+    assertEquals(4000, dubbo.callsPerClient());
     assertNull(rows.get(1).plainThroughput());
 
-    report.written(dir, List.copyOf(gatling.values()), false);
+    List<LatencyRecorder.RequestStats> all = List.copyOf(gatling.values());
+    report.written(dir, all, RunAnalysis.of(all, Optional.empty(), List.of()), false);
     String html = Files.readString(dir.resolve(ComparisonReport.HTML));
     assertTrue(html.contains("data-series=\"dubbo\"") && html.contains("id=\"p99-chart\""));
+    assertTrue(html.contains("id=\"no-warnings\""), "a clean run says it has no warnings");
     assertEquals(3, Files.readAllLines(dir.resolve(ComparisonReport.CSV)).size());
   }
 
@@ -55,9 +64,38 @@ class ComparisonReportTest {
   }
 
   @Test
+  void aPlainDriverThatMeasuredNothingIsFlaggedNotDividedBy(@TempDir Path dir) throws Exception {
+    // As seen on a busy machine: the plain driver made 2 calls at 1 client, so Gatling / plain read 185.99.
+    Path plain = dir.resolve("plain-dubbo-async.json");
+    LatencyRecorder plainRecorder = new LatencyRecorder();
+    plainRecorder.record("echo 1 clients (async)", 0, 1_000_000_000L, true);
+    plainRecorder.record("echo 5 clients (async)", 0, 1_000_000L, true);
+    for (int i = 0; i < 5000; i++) {
+      plainRecorder.record("echo 5 clients (async)", i * 200_000L, i * 200_000L + 100_000L, true);
+    }
+    plainRecorder.writeSummaryTo(plain, Map.of());
+    ComparisonReport report = new ComparisonReport(List.of("dubbo"), List.of(InvocationMode.ASYNC), List.of(1, 5),
+        "netty", Map.of(), Map.of("dubbo async", plain));
+    Map<String, LatencyRecorder.RequestStats> gatling = new LinkedHashMap<>();
+    gatling.put("dubbo echo 1 clients (async)", stats("dubbo echo 1 clients (async)", 186, 186));
+    gatling.put("dubbo echo 5 clients (async)", stats("dubbo echo 5 clients (async)", 4000, 4000));
+    List<ComparisonReport.Row> rows = report.rows(gatling);
+    assertNull(rows.get(0).gatlingVsPlain(), "no ratio from a plain figure of one call");
+    assertTrue(rows.get(0).plainFlag().contains("no baseline"), rows.get(0).plainFlag());
+    assertNull(rows.get(1).plainFlag());
+    assertEquals(0.8, rows.get(1).gatlingVsPlain(), 0.01);
+
+    List<LatencyRecorder.RequestStats> all = List.copyOf(gatling.values());
+    report.written(dir, all, RunAnalysis.of(all, Optional.empty(), List.of()), false);
+    String html = Files.readString(dir.resolve(ComparisonReport.HTML));
+    assertTrue(html.contains("data-kind=\"plain-driver\""), "the flag is a warning at the top");
+    assertTrue(Files.readString(dir.resolve(ComparisonReport.JSON)).contains("\"kind\" : \"plain-driver\""));
+  }
+
+  @Test
   void niceAxisCeilings() {
-    assertEquals(50_000, ComparisonReport.niceCeiling(41_234), 1e-9);
-    assertEquals(250, ComparisonReport.niceCeiling(201), 1e-9);
-    assertEquals(1, ComparisonReport.niceCeiling(0), 1e-9);
+    assertEquals(50_000, SvgChart.niceCeiling(41_234), 1e-9);
+    assertEquals(250, SvgChart.niceCeiling(201), 1e-9);
+    assertEquals(1, SvgChart.niceCeiling(0), 1e-9);
   }
 }

@@ -22,6 +22,26 @@ class LoadParamsTest {
     assertEquals(Optional.empty(), p.target());
     assertEquals(200, p.syncThreads());
     assertEquals(0, p.connections());
+    assertTrue(p.warmup().auto());
+    assertEquals(Duration.ofSeconds(Warmup.DEFAULT_MAX_SECONDS), p.warmup().max());
+  }
+
+  @Test
+  void oneDefaultTimeoutForTheDslAndTheParameter() {
+    // Was 5 s in the DSL and 3000 ms from -Dtimeout.
+    assertEquals(RpcSettings.defaults(1).timeout(), new LoadParams(Map.of()).timeout());
+    assertEquals(Duration.ofMillis(3000), RpcSettings.DEFAULT_TIMEOUT);
+  }
+
+  @Test
+  void warmupIsAutoOrSeconds() {
+    Warmup.Plan auto = new LoadParams(Map.of("warmup", "auto", "warmupMax", "20")).warmup();
+    assertTrue(auto.auto());
+    assertEquals(Duration.ofSeconds(20), auto.limit());
+    Warmup.Plan fixed = new LoadParams(Map.of("warmup", "12")).warmup();
+    assertEquals(Duration.ofSeconds(12), fixed.limit());
+    assertMessage("-Dwarmup must be auto or a whole number", Map.of("warmup", "soon"));
+    assertMessage("-DwarmupMax", Map.of("warmupMax", "1"));
   }
 
   @Test
@@ -31,7 +51,7 @@ class LoadParamsTest {
     assertEquals(List.of(50, 100), p.levels());
     assertEquals(Duration.ofSeconds(7), p.duration());
     assertEquals(Optional.of(300_000), p.calls());
-    assertEquals(Duration.ZERO, p.warmup());
+    assertTrue(p.warmup().skipped());
     assertEquals(InvocationMode.SYNC, p.mode());
     assertEquals(new HostPort("10.0.0.1", 20880), p.target().get());
     assertEquals(Duration.ofMillis(250), p.timeout());

@@ -115,6 +115,32 @@ class RpcCallActionTest {
   }
 
   @Test
+  void aCheckThatThrowsIsOneKoAndTheUserGoesOn() throws Exception {
+    // The README's own check, on a reply without an amount: reply.getAmount() throws here.
+    RpcCheck<String, String> check = (request, reply) -> Integer.parseInt(reply) > 0 ? null : "no amount";
+    RpcCallAction<String, String> action = action(new FunctionClient(CompletableFuture::completedFuture),
+        Duration.ofSeconds(1), Expressions.toStaticValueExpression("abc"), InvocationMode.ASYNC, List.of(check));
+    loop.execute(() -> action.execute(Session$.MODULE$.apply("scn", 1L, loop)));
+    Logged r = next();
+    assertEquals(KO$.MODULE$, r.status);
+    assertEquals("check", r.code.get());
+    assertTrue(r.message.get().startsWith("check threw: NumberFormatException"), r.message.get());
+    assertEquals(1, lastRecorder.snapshot().get(0).ko());
+  }
+
+  @Test
+  void aPayloadFunctionThatThrowsIsOneKo() throws Exception {
+    RpcCallAction<String, String> action = action(new FunctionClient(CompletableFuture::completedFuture),
+        Duration.ofSeconds(1), Expressions.javaFunctionToExpression(session -> {
+          throw new IllegalStateException("no order in the session");
+        }), InvocationMode.ASYNC, List.of());
+    loop.execute(() -> action.execute(Session$.MODULE$.apply("scn", 1L, loop)));
+    Logged r = next();
+    assertEquals(KO$.MODULE$, r.status);
+    assertTrue(r.message.get().contains("no order in the session"), r.message.get());
+  }
+
+  @Test
   void syncModeRunsTheBlockingCallOffTheEventLoop() throws Exception {
     CopyOnWriteArrayList<Boolean> onLoop = new CopyOnWriteArrayList<>();
     FunctionClient client = new FunctionClient(CompletableFuture::completedFuture) {
@@ -169,15 +195,22 @@ class RpcCallActionTest {
 
   private RpcCallAction<String, String> action(RpcClient<String, String> client, Duration timeout,
                                                Function1<Session, Validation<Object>> payload, InvocationMode mode) {
+    return action(client, timeout, payload, mode, List.of());
+  }
+
+  private RpcCallAction<String, String> action(RpcClient<String, String> client, Duration timeout,
+                                               Function1<Session, Validation<Object>> payload, InvocationMode mode,
+                                               List<RpcCheck<String, String>> extraChecks) {
     RpcSettings settings = RpcSettings.defaults(1).withTimeout(timeout).withMode(mode).withSyncThreads(2);
     TestProtocol protocol = new TestProtocol(settings, client);
     CoreComponents core = new CoreComponents(null, null, null, Option.empty(), stats, new DefaultClock(), null, null);
     RunReport report = RunReport.detached();
     lastRecorder = report.recorder();
     RpcComponents<String, String> components = new RpcComponents<>(protocol, client, report, core);
-    return new RpcCallAction<>("test", Expressions.toStringExpression("echo"),
-        payload,
-        List.of(RpcCheck.echo()), components, new Resume());
+    List<RpcCheck<String, String>> checks = new java.util.ArrayList<>(List.of(RpcCheck.echo()));
+    checks.addAll(extraChecks);
+    return new RpcCallAction<>("test", Expressions.toStringExpression("echo"), payload, checks, components,
+        new Resume());
   }
 
   private final class Resume implements Action {

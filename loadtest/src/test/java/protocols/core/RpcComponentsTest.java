@@ -42,13 +42,60 @@ class RpcComponentsTest {
         new RpcCallActionTest.TestProtocol(settings, blocking), blocking, RunReport.detached(), null);
     List<CompletableFuture<String>> calls = new ArrayList<>();
     for (int i = 0; i < 50; i++) {
-      calls.add(components.invoke("call " + i)); // returns at once: nothing blocks the caller
+      calls.add(components.call(i, "call " + i)); // returns at once: nothing blocks the caller
     }
     Thread.sleep(300);
     assertEquals(threads, peak.get(), "blocking calls in flight");
     release.countDown();
     CompletableFuture.allOf(calls.toArray(CompletableFuture[]::new)).get(10, TimeUnit.SECONDS);
     assertTrue(peak.get() <= threads);
+    components.close();
+  }
+
+  @Test
+  void aTimedOutBlockingCallThatKeepsItsThreadDoesNotGrowThePoolQueue() throws Exception {
+    CountDownLatch release = new CountDownLatch(1);
+    RpcClient<String, String> stuck = new RpcClient<>() {
+      @Override
+      public CompletionStage<String> callAsync(String request) {
+        throw new AssertionError("sync mode");
+      }
+
+      @Override
+      public String callSync(String request) {
+        // A blocking client that ignores interrupts, as a socket read without a timeout does.
+        while (true) {
+          try {
+            if (release.await(5, TimeUnit.SECONDS)) {
+              return request;
+            }
+          } catch (InterruptedException ignored) {
+            // keeps the thread
+          }
+        }
+      }
+
+      @Override
+      public void close() {}
+    };
+    RpcSettings settings = RpcSettings.defaults(1).withMode(InvocationMode.SYNC).withSyncThreads(1)
+        .withTimeout(java.time.Duration.ofMillis(50));
+    RpcComponents<String, String> components = new RpcComponents<>(
+        new RpcCallActionTest.TestProtocol(settings, stuck), stuck, RunReport.detached(), null);
+    List<String> failures = new ArrayList<>();
+    // One virtual user: each call after the previous one has completed (timed out), as a user loops.
+    for (int i = 0; i < 8; i++) {
+      try {
+        components.call(1, "call " + i).get(5, TimeUnit.SECONDS);
+      } catch (java.util.concurrent.ExecutionException e) {
+        failures.add(String.valueOf(e.getCause().getMessage()));
+      }
+      assertTrue(components.syncPoolTasks() <= 1, "pool tasks after call " + i + ": " + components.syncPoolTasks());
+    }
+    assertEquals(8, failures.size(), "every call timed out");
+    assertTrue(failures.get(7).contains("previous call still holds a thread of the 1-thread sync pool"), failures.get(7));
+    release.countDown();
+    assertEquals("after", components.call(1, "after").get(5, TimeUnit.SECONDS), "the user goes on once the thread is free");
     components.close();
   }
 }

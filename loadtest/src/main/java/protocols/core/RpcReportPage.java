@@ -1,0 +1,200 @@
+package protocols.core;
+
+import static protocols.core.Html.esc;
+import static protocols.core.Html.fmt;
+import static protocols.core.Html.pct;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * {@code rpc-report.html}: what Gatling's own report cannot show for RPC calls. Per level the true
+ * calls/s over the level's own span, KOs and their reasons, µs percentiles, where the CPU went; a
+ * percentile spectrum and throughput over time per group of levels; the validity warnings first.
+ * Self-contained (inline SVG, no scripts) so it opens offline from a CI artifact.
+ */
+public final class RpcReportPage {
+  public static final String FILE = "rpc-report.html";
+  /** "dubbo echo 20 clients (async)" or "warm-up (sync)": the prefix and mode make a chart group. */
+  private static final Pattern LEVEL = Pattern.compile("^(.*?)(?:echo (\\d+) clients|warm-up) \\((\\w+)\\)$");
+  /** The spectrum's x axis ends at 99.99%: beyond it one call per ten thousand is all there is. */
+  private static final double SPECTRUM_MAX = 99.99;
+
+  private RpcReportPage() {}
+
+  public static String render(String title, List<LatencyRecorder.RequestStats> requests, RunAnalysis analysis,
+                              Map<String, Object> run, boolean interrupted) {
+    StringBuilder h = Html.page(title);
+    h.append("<p>Each level is one Gatling request name. Latencies are <strong>microseconds</strong>, timed by the ")
+        .append("RPC component on the thread that receives the reply (HdrHistogram, OK calls only); ")
+        .append("<em>calls/s</em> is the level's responses divided by the level's own span (first call's start to ")
+        .append("last call's end). Gatling's report, <a id=\"gatling-report\" href=\"index.html\">index.html</a>, keeps ")
+        .append("whole milliseconds and divides each request's count by the whole run's length, so read its ")
+        .append("<em>Cnt/s</em> and its percentiles for these calls here instead. Generated ").append(esc(Html.now()))
+        .append("; the same figures are in <code>").append(LatencyRecorder.SUMMARY_FILE).append("</code>.</p>\n");
+    if (interrupted) {
+      h.append("<p class=\"warn\">The run was interrupted: the figures cover only what ran.</p>\n");
+    }
+    Html.warnings(h, analysis.warnings());
+    table(h, requests, analysis);
+    koReasons(h, requests);
+    charts(h, requests);
+    h.append("<p class=\"muted\">CPU columns: shares of the whole machine (all cores) during the level, from ")
+        .append("/proc/stat and the processes' CPU times: <em>injector</em> is this Gatling JVM (clients included), ")
+        .append("<em>servers</em> its child processes (the embedded servers), <em>rest</em> everything else that ")
+        .append("was busy. Spread and trend: of the level's full 1-second throughput windows (see the warnings for ")
+        .append("the limits).</p>\n");
+    @SuppressWarnings("unchecked")
+    List<Map<String, Object>> protocols = (List<Map<String, Object>>) run.getOrDefault("protocols", List.of());
+    for (Map<String, Object> p : protocols) {
+      Html.keyValues(h, "Protocol " + p.getOrDefault("framework", ""), p);
+    }
+    Html.keyValues(h, "Machine", RunContext.machine());
+    h.append("</body></html>\n");
+    return h.toString();
+  }
+
+  private static void table(StringBuilder h, List<LatencyRecorder.RequestStats> requests, RunAnalysis analysis) {
+    h.append("<table id=\"levels\"><caption>Levels</caption>\n<tr><th>request</th><th>calls</th><th>KO</th>")
+        .append("<th>time (s)</th><th>calls/s</th><th>OK calls/s</th><th>mean (µs)</th><th>p50 (µs)</th>")
+        .append("<th>p90 (µs)</th><th>p99 (µs)</th><th>p99.9 (µs)</th><th>max (µs)</th><th>CPU injector</th>")
+        .append("<th>CPU servers</th><th>CPU rest</th><th>CPU idle</th><th>spread</th><th>trend</th></tr>\n");
+    for (LatencyRecorder.RequestStats r : requests) {
+      RunAnalysis.Level level = analysis.level(r.name()).orElse(null);
+      boolean flagged = analysis.warnings().stream().anyMatch(w -> w.request().equals(r.name()));
+      CpuSampler.Shares cpu = level == null ? null : level.cpu();
+      h.append("<tr data-request=\"").append(esc(r.name())).append('"').append(flagged ? " class=\"flagged\"" : "")
+          .append("><td class=\"t\">").append(esc(r.name())).append(level != null && level.warmup() ? " <span class=\"muted\">(not measured)</span>" : "")
+          .append("</td><td class=\"count\">").append(r.count()).append("</td><td class=\"ko\">").append(r.ko())
+          .append("</td><td>").append(fmt(r.durationSeconds(), 1)).append("</td><td class=\"throughput\">")
+          .append(fmt(r.throughput(), 0)).append("</td><td>").append(fmt(r.okThroughput(), 0)).append("</td><td>")
+          .append(fmt(r.mean(), 0)).append("</td><td class=\"p50\">").append(r.p50()).append("</td><td>").append(r.p90())
+          .append("</td><td class=\"p99\">").append(r.p99()).append("</td><td>").append(r.p999()).append("</td><td>")
+          .append(r.max()).append("</td>");
+      if (cpu == null) {
+        h.append("<td colspan=\"4\" class=\"muted\">not sampled</td>");
+      } else {
+        h.append("<td>").append(pct(cpu.injector())).append("</td><td>").append(pct(cpu.servers()))
+            .append("</td><td class=\"cpu-rest\">").append(pct(cpu.rest())).append("</td><td>").append(pct(cpu.idle()))
+            .append("</td>");
+      }
+      if (level == null || level.fullWindows() < 2) {
+        h.append("<td colspan=\"2\" class=\"muted\">too short</td>");
+      } else {
+        h.append("<td>").append(pct(level.spread())).append("</td><td>").append(level.trend() >= 0 ? "+" : "")
+            .append(pct(level.trend())).append("</td>");
+      }
+      h.append("</tr>\n");
+    }
+    h.append("</table>\n");
+  }
+
+  private static void koReasons(StringBuilder h, List<LatencyRecorder.RequestStats> requests) {
+    List<LatencyRecorder.RequestStats> failed = requests.stream().filter(r -> r.ko() > 0).toList();
+    if (failed.isEmpty()) {
+      return;
+    }
+    h.append("<table id=\"ko-reasons\"><caption>KO reasons</caption>\n<tr><th>request</th><th>message</th>")
+        .append("<th>count</th></tr>\n");
+    for (LatencyRecorder.RequestStats r : failed) {
+      r.koReasons().forEach((message, n) -> h.append("<tr><td class=\"t\">").append(esc(r.name()))
+          .append("</td><td class=\"t\">").append(esc(message)).append("</td><td>").append(n).append("</td></tr>\n"));
+    }
+    h.append("</table>\n");
+  }
+
+  /** Per group of levels (a framework and mode): the latency spectrum and the throughput over time. */
+  private static void charts(StringBuilder h, List<LatencyRecorder.RequestStats> requests) {
+    Map<String, List<LatencyRecorder.RequestStats>> groups = new LinkedHashMap<>();
+    for (LatencyRecorder.RequestStats r : requests) {
+      Matcher m = LEVEL.matcher(r.name());
+      String group = m.matches() ? (m.group(1) + m.group(3)).trim() : "all requests";
+      groups.computeIfAbsent(group, g -> new ArrayList<>()).add(r);
+    }
+    int i = 0;
+    for (Map.Entry<String, List<LatencyRecorder.RequestStats>> g : groups.entrySet()) {
+      h.append("<h2>").append(esc(g.getKey())).append("</h2>\n<div>\n");
+      h.append(spectrum("spectrum-" + i, g.getKey(), g.getValue()).render());
+      h.append(throughputOverTime("throughput-" + i, g.getKey(), g.getValue()).render());
+      h.append("</div>\n");
+      i++;
+    }
+  }
+
+  /** x: percentile as -log10(1 - p), so 90, 99, 99.9 and 99.99 are evenly spaced; y: µs on a log scale. */
+  static SvgChart spectrum(String id, String group, List<LatencyRecorder.RequestStats> levels) {
+    List<SvgChart.Tick> ticks = List.of(new SvgChart.Tick(0, "0%"), new SvgChart.Tick(1, "90%"),
+        new SvgChart.Tick(2, "99%"), new SvgChart.Tick(3, "99.9%"), new SvgChart.Tick(4, "99.99%"));
+    long min = Long.MAX_VALUE;
+    long max = 1;
+    for (LatencyRecorder.RequestStats r : levels) {
+      if (EchoRun.isWarmup(r.name())) {
+        continue;
+      }
+      for (LatencyRecorder.SpectrumPoint p : r.spectrum()) {
+        if (p.percentile() > SPECTRUM_MAX) {
+          continue;
+        }
+        min = Math.min(min, Math.max(1, p.micros()));
+        max = Math.max(max, p.micros());
+      }
+    }
+    SvgChart chart = SvgChart.of(id, "Latency by percentile, " + group,
+        new SvgChart.Axis("percentile (log scale: each step is 10x rarer)", 0, 4, false, ticks),
+        SvgChart.Axis.log("µs (log scale)", min == Long.MAX_VALUE ? 1 : min, max));
+    for (LatencyRecorder.RequestStats r : levels) {
+      if (EchoRun.isWarmup(r.name()) || r.spectrum().isEmpty()) {
+        continue;
+      }
+      List<double[]> points = new ArrayList<>();
+      for (LatencyRecorder.SpectrumPoint p : r.spectrum()) {
+        if (p.percentile() <= SPECTRUM_MAX) {
+          points.add(new double[] {-Math.log10(1 - p.percentile() / 100), Math.max(1, p.micros())});
+        }
+      }
+      chart = chart.with(new SvgChart.Series(label(r.name()), points, false));
+    }
+    return chart;
+  }
+
+  /** Completions per 1-second window from each level's start; the last window is partial, so it is left out. */
+  static SvgChart throughputOverTime(String id, String group, List<LatencyRecorder.RequestStats> levels) {
+    double maxY = 1;
+    double maxX = 1;
+    for (LatencyRecorder.RequestStats r : levels) {
+      long[] w = RunAnalysis.fullWindows(r);
+      for (long v : w) {
+        maxY = Math.max(maxY, v);
+      }
+      maxX = Math.max(maxX, w.length);
+    }
+    SvgChart chart = SvgChart.of(id, "Calls/s over each level, " + group,
+        linearTicks("seconds since the level started", maxX), SvgChart.Axis.linear("calls/s (1-second windows)", maxY));
+    for (LatencyRecorder.RequestStats r : levels) {
+      long[] w = RunAnalysis.fullWindows(r);
+      List<double[]> points = new ArrayList<>();
+      for (int s = 0; s < w.length; s++) {
+        points.add(new double[] {s + 0.5, w[s]});
+      }
+      chart = chart.with(new SvgChart.Series(label(r.name()), points, EchoRun.isWarmup(r.name())));
+    }
+    return chart;
+  }
+
+  private static SvgChart.Axis linearTicks(String label, double max) {
+    SvgChart.Axis a = SvgChart.Axis.linear(label, max);
+    return new SvgChart.Axis(label, 0, a.max(), false, a.ticks());
+  }
+
+  private static String label(String request) {
+    Matcher m = LEVEL.matcher(request);
+    if (!m.matches()) {
+      return request;
+    }
+    return m.group(2) == null ? "warm-up" : m.group(2) + " clients";
+  }
+}

@@ -1,0 +1,168 @@
+package protocols.core;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * Whether a run's figures can be trusted, level by level: other work on the machine, a level that
+ * was not at steady state, KOs. Computed from the run's own records; the report pages, the summary
+ * file and the console all show the same warnings.
+ */
+public final class RunAnalysis {
+  /**
+   * Other work may use at most this share of the machine (all cores) during a level. An idle Linux
+   * box shows 0-3% here; the Maven JVM that forked Gatling idles. Above 10% (a fifth of a core on two
+   * cores) another process takes enough CPU from clients and server to move the figures visibly.
+   */
+  static final double MAX_REST_SHARE = 0.10;
+  /**
+   * Steady state: the 1-second throughput windows of a level may spread (standard deviation over
+   * mean) by at most this, and the least-squares line through them may rise or fall by at most
+   * {@link #MAX_TREND} of the mean across the level. Quiet closed-loop levels on loopback measured
+   * here stay under both (see README); a cold JIT or a busy neighbour does not.
+   */
+  static final double MAX_SPREAD = 0.15;
+  static final double MAX_TREND = 0.15;
+  /** Fewer full windows than this cannot show a steady state. */
+  static final int MIN_WINDOWS = 3;
+
+  /** One warning: which request (level), what kind, and the sentence a reader sees. */
+  public record Warning(String request, String kind, String message) {
+  }
+
+  /** What was computed for one level: where the CPU went and how steady its throughput was. */
+  public record Level(String request, boolean warmup, CpuSampler.Shares cpu, int fullWindows, double spread,
+                      double trend) {
+    public Map<String, Object> asMap() {
+      Map<String, Object> m = new LinkedHashMap<>();
+      m.put("warmup", warmup);
+      if (cpu != null) {
+        m.put("cpuInjector", round(cpu.injector()));
+        m.put("cpuServers", round(cpu.servers()));
+        m.put("cpuRest", round(cpu.rest()));
+        m.put("cpuIdle", round(cpu.idle()));
+      }
+      m.put("fullWindows", fullWindows);
+      m.put("windowSpread", round(spread));
+      m.put("windowTrend", round(trend));
+      return m;
+    }
+
+    private static double round(double v) {
+      return Math.round(v * 1000) / 1000.0;
+    }
+  }
+
+  private final List<Level> levels;
+  private final List<Warning> warnings;
+
+  private RunAnalysis(List<Level> levels, List<Warning> warnings) {
+    this.levels = List.copyOf(levels);
+    this.warnings = List.copyOf(warnings);
+  }
+
+  public List<Level> levels() {
+    return levels;
+  }
+
+  public List<Warning> warnings() {
+    return warnings;
+  }
+
+  public Optional<Level> level(String request) {
+    return levels.stream().filter(l -> l.request().equals(request)).findFirst();
+  }
+
+  /** Analyses every request of a run; {@code cpu} is empty where the machine's CPU cannot be read. */
+  public static RunAnalysis of(List<LatencyRecorder.RequestStats> requests, Optional<CpuSampler> cpu,
+                               List<Map<String, Object>> warmups) {
+    List<Level> levels = new ArrayList<>();
+    List<Warning> warnings = new ArrayList<>();
+    for (Map<String, Object> w : warmups) {
+      if (Boolean.FALSE.equals(w.get("stable"))) {
+        warnings.add(new Warning(String.valueOf(w.get("request")), "warm-up", "the automatic warm-up ended at its "
+            + "limit after " + w.get("seconds") + " s without reaching a stable throughput: the first level may "
+            + "still be warming up; raise -DwarmupMax"));
+      }
+    }
+    for (LatencyRecorder.RequestStats r : requests) {
+      boolean warmup = EchoRun.isWarmup(r.name());
+      CpuSampler.Shares shares = r.count() == 0 ? null
+          : cpu.flatMap(c -> c.between(r.startNanos(), r.endNanos())).orElse(null);
+      long[] full = fullWindows(r);
+      double[] steadiness = steadiness(full);
+      levels.add(new Level(r.name(), warmup, shares, full.length, steadiness[0], steadiness[1]));
+      if (warmup) {
+        continue; // a warm-up is there to be unsteady
+      }
+      if (r.ko() > 0) {
+        warnings.add(new Warning(r.name(), "ko", String.format(java.util.Locale.ROOT,
+            "%d of %d calls failed (%.2f%%); latency figures are of OK calls only%s", r.ko(), r.count(),
+            100.0 * r.ko() / r.count(), topReason(r))));
+      }
+      if (shares != null && shares.rest() > MAX_REST_SHARE) {
+        warnings.add(new Warning(r.name(), "busy-machine", "other work used " + Html.pct(shares.rest())
+            + " of the machine's CPU during this level (threshold " + Html.pct(MAX_REST_SHARE) + "; injector "
+            + Html.pct(shares.injector()) + ", servers " + Html.pct(shares.servers()) + ", steal "
+            + Html.pct(shares.steal()) + "): its figures measure a shared machine, not the framework"));
+      }
+      if (r.count() > 0 && full.length < MIN_WINDOWS) {
+        warnings.add(new Warning(r.name(), "too-short", "only " + full.length + " full 1-second windows (at least "
+            + MIN_WINDOWS + " are needed to show a steady state): lengthen -Dduration"));
+      } else if (steadiness[0] > MAX_SPREAD || Math.abs(steadiness[1]) > MAX_TREND) {
+        warnings.add(new Warning(r.name(), "not-steady", String.format(java.util.Locale.ROOT,
+            "throughput was not at steady state: 1-second windows spread %.0f%% (limit %.0f%%) and %s %.0f%% across"
+                + " the level (limit %.0f%%); lengthen -Dwarmup (or use -Dwarmup=auto) or -Dduration",
+            steadiness[0] * 100, MAX_SPREAD * 100, steadiness[1] >= 0 ? "rose" : "fell",
+            Math.abs(steadiness[1]) * 100, MAX_TREND * 100)));
+      }
+    }
+    return new RunAnalysis(levels, warnings);
+  }
+
+  /** The level's complete 1-second windows of all completions (OK and KO): the last, partial one is left out. */
+  static long[] fullWindows(LatencyRecorder.RequestStats r) {
+    int full = (int) Math.min(r.okWindows().length, Math.max(0, (r.endNanos() - r.startNanos()) / 1_000_000_000L));
+    long[] out = new long[full];
+    for (int i = 0; i < full; i++) {
+      out[i] = r.okWindows()[i] + (i < r.koWindows().length ? r.koWindows()[i] : 0);
+    }
+    return out;
+  }
+
+  /** {spread, trend}: standard deviation over mean, and the fitted line's change across the windows over the mean. */
+  static double[] steadiness(long[] windows) {
+    int n = windows.length;
+    if (n < 2) {
+      return new double[] {0, 0};
+    }
+    double mean = 0;
+    for (long w : windows) {
+      mean += w;
+    }
+    mean /= n;
+    if (mean <= 0) {
+      return new double[] {0, 0};
+    }
+    double var = 0;
+    double sxy = 0;
+    double sxx = 0;
+    double xMean = (n - 1) / 2.0;
+    for (int i = 0; i < n; i++) {
+      var += (windows[i] - mean) * (windows[i] - mean);
+      sxy += (i - xMean) * (windows[i] - mean);
+      sxx += (i - xMean) * (i - xMean);
+    }
+    double spread = Math.sqrt(var / n) / mean;
+    double trend = sxy / sxx * (n - 1) / mean;
+    return new double[] {spread, trend};
+  }
+
+  private static String topReason(LatencyRecorder.RequestStats r) {
+    return r.koReasons().entrySet().stream().findFirst()
+        .map(e -> "; most frequent: \"" + e.getKey() + "\" (" + e.getValue() + ")").orElse("");
+  }
+}

@@ -1,0 +1,96 @@
+package protocols.core;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.atomic.AtomicLongArray;
+import org.junit.jupiter.api.Test;
+
+class RunAnalysisTest {
+
+  /** A level whose completions per second are {@code perSecond}, each call 100 µs. */
+  private static LatencyRecorder.RequestStats level(String name, long... perSecond) {
+    LatencyRecorder r = new LatencyRecorder();
+    for (int s = 0; s < perSecond.length; s++) {
+      for (long i = 0; i < perSecond[s]; i++) {
+        long start = s * 1_000_000_000L + i * (1_000_000_000L / perSecond[s]);
+        r.record(name, start, start + 100_000, true);
+      }
+    }
+    return r.snapshot().get(0);
+  }
+
+  private static List<String> kinds(RunAnalysis a) {
+    return a.warnings().stream().map(RunAnalysis.Warning::kind).toList();
+  }
+
+  @Test
+  void aSteadyLevelHasNoWarning() {
+    RunAnalysis a = RunAnalysis.of(List.of(level("echo 5 clients (async)", 1000, 1040, 980, 1010, 990, 1000)),
+        Optional.empty(), List.of());
+    assertEquals(List.of(), a.warnings());
+    assertEquals(5, a.levels().get(0).fullWindows(), "the last, partial window is left out");
+  }
+
+  @Test
+  void aRisingLevelIsNotSteady() {
+    // Dubbo at 20 clients after a 9 s warm-up, as measured: 11k rising to 16.5k calls/s.
+    RunAnalysis a = RunAnalysis.of(List.of(level("echo 20 clients (async)", 110, 132, 123, 144, 139, 137, 133, 145,
+        145, 144, 151, 158, 163, 160, 165, 100)), Optional.empty(), List.of());
+    assertEquals(List.of("not-steady"), kinds(a));
+    assertTrue(a.warnings().get(0).message().contains("rose"), a.warnings().get(0).message());
+  }
+
+  @Test
+  void aShortLevelSaysItCannotShowASteadyState() {
+    RunAnalysis a = RunAnalysis.of(List.of(level("echo 1 clients (async)", 500, 500)), Optional.empty(), List.of());
+    assertEquals(List.of("too-short"), kinds(a));
+  }
+
+  @Test
+  void koIsReportedWithItsShareAndMostFrequentReason() {
+    LatencyRecorder r = new LatencyRecorder();
+    for (int i = 0; i < 400; i++) {
+      long start = i * 10_000_000L;
+      r.record("echo 1 clients (async)", start, start + 100_000, i % 4 == 0 ? "timeout after 3000 ms" : null);
+    }
+    RunAnalysis a = RunAnalysis.of(r.snapshot(), Optional.empty(), List.of());
+    assertEquals(List.of("ko"), kinds(a));
+    assertTrue(a.warnings().get(0).message().startsWith("100 of 400 calls failed (25.00%)"), a.warnings().get(0).message());
+    assertTrue(a.warnings().get(0).message().contains("\"timeout after 3000 ms\" (100)"));
+  }
+
+  @Test
+  void warmUpsAreNotJudgedButAnUnfinishedAutoWarmUpIs() {
+    RunAnalysis a = RunAnalysis.of(List.of(level("warm-up (async)", 10, 500, 900)), Optional.empty(),
+        List.of(Map.of("request", "warm-up (async)", "seconds", 60.0, "stable", false)));
+    assertEquals(List.of("warm-up"), kinds(a));
+  }
+
+  @Test
+  void busyMachineSharesAreComputedFromSamples() {
+    // 2 s on 2 cores: 4 core-seconds; 100 ticks/s: 400 ticks in all, 40 idle; injector 1.6 s, servers 1.2 s.
+    CpuSampler.Sample a = new CpuSampler.Sample(0, 1000, 500, 0, 0, 0);
+    CpuSampler.Sample b = new CpuSampler.Sample(2_000_000_000L, 1400, 540, 0, 1_600_000_000L, 1_200_000_000L);
+    CpuSampler.Shares s = CpuSampler.shares(a, b, 2);
+    assertEquals(0.4, s.injector(), 1e-9);
+    assertEquals(0.3, s.servers(), 1e-9);
+    assertEquals(0.1, s.idle(), 1e-9);
+    assertEquals(0.2, s.rest(), 1e-9, "busy 90% less injector and servers");
+  }
+
+  @Test
+  void autoWarmUpWaitsForTenSteadySeconds() {
+    AtomicLongArray rising = new AtomicLongArray(new long[] {273, 1229, 1509, 2062, 2768, 5181, 5300, 5223, 5252,
+        5260, 5280, 5190});
+    assertFalse(Warmup.isStable(rising, 12), "a plateau after a jump is not yet stable");
+    AtomicLongArray flat = new AtomicLongArray(new long[] {100, 900, 1000, 1010, 990, 1000, 1005, 995, 1000, 1010,
+        990, 1000});
+    assertFalse(Warmup.isStable(flat, 9), "fewer than ten windows");
+    assertTrue(Warmup.isStable(flat, 12));
+  }
+}

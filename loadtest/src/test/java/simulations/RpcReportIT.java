@@ -1,0 +1,122 @@
+package simulations;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import java.awt.image.BufferedImage;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.Paths;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicBoolean;
+import javax.imageio.ImageIO;
+import org.junit.jupiter.api.Test;
+
+/**
+ * rpc-report.html as a person sees it, and the validity warnings: a page whose numbers are the run's,
+ * and a level run on a machine kept busy by something else that says so.
+ */
+class RpcReportIT {
+  private static final Path RESULTS = Paths.get("target", "it-results");
+  private static final Duration LIMIT = Duration.ofMinutes(3);
+
+  @Test
+  void theReportShowsEachLevelsFiguresAndChartsAndGatlingPointsToIt() throws Exception {
+    GatlingProcess.Result run = GatlingProcess.run("ThriftEcho",
+        Map.of("levels", "1,5", "duration", "4", "warmup", "auto", "warmupMax", "8"), RESULTS.resolve("report"), LIMIT);
+    assertEquals(0, run.exitCode(), run.output());
+    JsonNode summary = run.summary();
+    JsonNode requests = summary.get("requests");
+    Path folder = run.runFolder();
+    JsonNode warmup = summary.get("run").get("warmups").get(0);
+    assertEquals("warm-up (async)", warmup.get("request").asText());
+    double warmupSeconds = warmup.get("seconds").asDouble();
+    assertTrue(warmupSeconds > 0 && warmupSeconds <= 9.5, "auto warm-up within its 8 s bound: " + warmupSeconds);
+
+    String lastLine = run.output().strip().lines().reduce((a, b) -> b).orElse("");
+    assertTrue(lastLine.contains(folder.resolve("rpc-report.html").toAbsolutePath().toString()),
+        "the console ends by naming the µs page: " + lastLine);
+    assertTrue(Files.readString(folder.resolve("index.html")).contains("rpc-report.html"),
+        "Gatling's report says where the µs page is (run description)");
+
+    Path page = folder.resolve("rpc-report.html").toAbsolutePath();
+    String dom = Chromium.run("--dump-dom", page.toUri().toString());
+    for (String level : List.of("echo 1 clients (async)", "echo 5 clients (async)")) {
+      JsonNode r = requests.get(level);
+      int at = dom.indexOf("<tr data-request=\"" + level + "\"");
+      assertTrue(at >= 0, "rendered table lacks " + level);
+      String row = dom.substring(at, dom.indexOf("</tr>", at));
+      String throughput = String.format(Locale.ROOT, "%.0f", r.get("throughput").asDouble());
+      assertTrue(row.contains("<td class=\"throughput\">" + throughput + "</td>"), row);
+      assertTrue(row.contains("<td class=\"p99\">" + r.get("p99").asLong() + "</td>"), row);
+      assertTrue(row.contains("<td class=\"count\">" + r.get("count").asLong() + "</td>"), row);
+      for (String chart : List.of("spectrum-0", "throughput-0")) {
+        int start = dom.indexOf("id=\"" + chart + "\"");
+        assertTrue(start >= 0, chart + " not rendered");
+        String svg = dom.substring(start, dom.indexOf("</svg>", start));
+        String label = level.replace("echo ", "").replace(" (async)", "");
+        assertTrue(svg.contains("data-series=\"" + label + "\""), chart + " has no line for " + label);
+      }
+    }
+    assertTrue(dom.contains("id=\"warnings\"") || dom.contains("id=\"no-warnings\""), "the validity box is there");
+    Path png = folder.resolve("rpc-report.png");
+    Chromium.run("--screenshot=" + png.toAbsolutePath(), "--window-size=1400,1600", page.toUri().toString());
+    BufferedImage image = ImageIO.read(png.toFile());
+    assertNotNull(image, "a screenshot");
+    assertTrue(Chromium.pixels(image, 0x1f77b4) > 20, "the first level's lines are drawn");
+    assertTrue(Chromium.pixels(image, 0xd62728) > 20, "the second level's lines are drawn");
+  }
+
+  @Test
+  void aLevelRunWhileSomethingElseHoldsTheCoresIsFlagged() throws Exception {
+    // Busy loops in this JVM, which is neither the Gatling JVM nor its server: "other work".
+    // Bounded: they stop when the run ends, or after the run's time limit at the latest.
+    AtomicBoolean stop = new AtomicBoolean();
+    long deadline = System.nanoTime() + LIMIT.toNanos();
+    List<Thread> hogs = new ArrayList<>();
+    for (int i = 0; i < Runtime.getRuntime().availableProcessors(); i++) {
+      Thread t = new Thread(() -> {
+        long x = 0;
+        while (!stop.get() && System.nanoTime() < deadline) {
+          x += x * 31 + 7;
+        }
+        if (x == 42) {
+          System.out.print("");
+        }
+      }, "cpu-hog-" + i);
+      t.setDaemon(true);
+      hogs.add(t);
+      t.start();
+    }
+    GatlingProcess.Result run;
+    try {
+      run = GatlingProcess.run("NettyEcho", Map.of("levels", "5", "duration", "4", "warmup", "0"),
+          RESULTS.resolve("busy"), LIMIT);
+    } finally {
+      stop.set(true);
+      for (Thread t : hogs) {
+        t.join();
+      }
+    }
+    assertEquals(0, run.exitCode(), run.output());
+    JsonNode summary = run.summary();
+    List<String> kinds = new ArrayList<>();
+    for (JsonNode w : summary.get("warnings")) {
+      if (w.get("request").asText().equals("echo 5 clients (async)")) {
+        kinds.add(w.get("kind").asText());
+      }
+    }
+    assertTrue(kinds.contains("busy-machine"), "warnings: " + summary.get("warnings"));
+    double rest = summary.get("requests").get("echo 5 clients (async)").get("validity").get("cpuRest").asDouble();
+    assertTrue(rest > 0.10, "other work's CPU share: " + rest);
+    assertTrue(run.output().contains("WARNING [busy-machine] echo 5 clients (async)"), "said on the console too");
+    String page = Files.readString(run.runFolder().resolve("rpc-report.html"));
+    assertTrue(page.contains("data-kind=\"busy-machine\""), "and at the top of rpc-report.html");
+  }
+}
