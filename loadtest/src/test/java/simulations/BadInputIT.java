@@ -30,6 +30,7 @@ class BadInputIT {
       "target   | nohost         | error: -Dtarget: expected host:port",
       "target   | 127.0.0.1:1    | error: cannot reach the dubbo server at 127.0.0.1:1",
       "mode     | callback       | error: mode must be async or sync",
+      "warmup   | soon           | error: -Dwarmup must be auto or a whole number of seconds",
       "serialization | java      | error: -Dserialization must be one of hessian2|kryo|fastjson2"})
   void badParameterIsOneLine(String name, String value, String expected) throws Exception {
     GatlingProcess.Result run =
