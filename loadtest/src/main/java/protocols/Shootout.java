@@ -24,8 +24,6 @@ import protocols.core.RunReport;
  * framework's client, each in its own JVM, for the Gatling-vs-plain ratios.
  */
 public final class Shootout {
-  /** Shorter levels than a single-framework run, so five frameworks and the report fit in about 10 minutes. */
-  static final Map<String, String> DEFAULTS = Map.of("duration", "8");
   /** The -D parameters a plain-driver JVM takes over from the shootout. */
   private static final List<String> PASSED_TO_PLAIN = List.of("levels", "duration", "calls", "warmup", "timeout",
       "syncThreads", "connections", "serialization", "thrift.protocol");
@@ -34,7 +32,7 @@ public final class Shootout {
   private final PopulationBuilder populations;
 
   public Shootout() {
-    LoadParams params = EchoRun.orExit(() -> LoadParams.fromSystemProperties().withDefaults(DEFAULTS).validate());
+    LoadParams params = EchoRun.orExit(() -> LoadParams.fromSystemProperties().validate());
     List<EchoFramework<?>> frameworks = EchoRun.orExit(
         () -> Frameworks.parse(params.string("frameworks", String.join(",", Frameworks.names()))));
     List<InvocationMode> modes = EchoRun.orExit(params::modes);

@@ -190,7 +190,7 @@ public final class ComparisonReport implements RunReport.SummaryListener {
       h.append("<p class=\"warn\">The run was interrupted: the figures cover only the levels that ran.</p>\n");
     }
     Html.warnings(h, warnings);
-    table(h, rows);
+    table(h, rows, warnings);
     h.append("<div>\n");
     h.append(chart("throughput-chart", "Throughput (calls/s) against concurrent clients", rows, Row::throughput));
     h.append(chart("p99-chart", "p99 latency (µs) against concurrent clients", rows, r -> (double) r.p99()));
@@ -202,7 +202,7 @@ public final class ComparisonReport implements RunReport.SummaryListener {
     return h.toString();
   }
 
-  private void table(StringBuilder h, List<Row> rows) {
+  private void table(StringBuilder h, List<Row> rows, List<RunAnalysis.Warning> warnings) {
     h.append("<table id=\"results\"><caption>Results</caption>\n<tr><th>framework</th><th>mode</th><th>clients</th>")
         .append("<th>calls per client</th><th>total calls</th><th>time (s)</th><th>throughput (calls/s)</th><th>KO</th>")
         .append("<th>p50 (µs)</th><th>p99 (µs)</th><th>p99.9 (µs)</th><th>vs ceiling</th>")
@@ -210,7 +210,7 @@ public final class ComparisonReport implements RunReport.SummaryListener {
     for (Row r : rows) {
       h.append("<tr data-framework=\"").append(esc(r.framework())).append("\" data-mode=\"").append(r.mode())
           .append("\" data-clients=\"").append(r.clients()).append('"')
-          .append(r.plainFlag() == null ? "" : " class=\"flagged\"").append("><td class=\"t\">").append(esc(r.framework()))
+          .append(flagged(r, warnings) ? " class=\"flagged\"" : "").append("><td class=\"t\">").append(esc(r.framework()))
           .append("</td><td class=\"t\">").append(r.mode()).append("</td><td><a class=\"gatling-page\" href=\"")
           .append(esc(gatlingRequestPage(EchoRun.requestName(r.framework() + " ", r.clients(),
               InvocationMode.parse(r.mode()))))).append("\">").append(r.clients()).append("</a></td><td>")
@@ -243,6 +243,12 @@ public final class ComparisonReport implements RunReport.SummaryListener {
       }
     }
     return chart.render();
+  }
+
+  /** Whether a validity warning names this row's level. */
+  private static boolean flagged(Row r, List<RunAnalysis.Warning> warnings) {
+    String request = EchoRun.requestName(r.framework() + " ", r.clients(), InvocationMode.parse(r.mode()));
+    return warnings.stream().anyMatch(w -> w.request().equals(request));
   }
 
   /**

@@ -14,7 +14,7 @@ public final class Html {
   private static final String STYLE = "body{font-family:system-ui,sans-serif;margin:2em;color:#222}"
       + "table{border-collapse:collapse;margin:1em 0}"
       + "th,td{border:1px solid #ccc;padding:.25em .6em;text-align:right}th{background:#f3f3f3}"
-      + "td.t{text-align:left}caption{text-align:left;font-weight:bold;margin-bottom:.3em}"
+      + "td.t{text-align:left}td.n{text-align:left;white-space:nowrap}caption{text-align:left;font-weight:bold;margin-bottom:.3em}"
       + ".warn{color:#b00;font-weight:bold}svg{background:#fff;border:1px solid #ddd;margin:1em 1em 0 0}"
       + "#warnings{border:2px solid #b00;background:#fff5f5;padding:.5em 1em;margin:1em 0}"
       + "#warnings li{margin:.2em 0}#no-warnings{border:2px solid #2a2;background:#f4fff4;padding:.5em 1em}"

@@ -131,17 +131,6 @@ public final class LoadParams {
     };
   }
 
-  /** These parameters, with {@code defaults} for those not given. */
-  public LoadParams withDefaults(Map<String, String> defaults) {
-    Map<String, String> merged = new LinkedHashMap<>(defaults);
-    values.forEach((k, v) -> {
-      if (!v.isBlank()) {
-        merged.put(k, v);
-      }
-    });
-    return new LoadParams(merged);
-  }
-
   /** The raw values of {@code names} that were given, as {@code -Dname=value} options for another JVM. */
   public List<String> asJvmOptions(List<String> names) {
     List<String> out = new ArrayList<>();

@@ -68,7 +68,8 @@ public final class RpcReportPage {
       boolean flagged = analysis.warnings().stream().anyMatch(w -> w.request().equals(r.name()));
       CpuSampler.Shares cpu = level == null ? null : level.cpu();
       h.append("<tr data-request=\"").append(esc(r.name())).append('"').append(flagged ? " class=\"flagged\"" : "")
-          .append("><td class=\"t\">").append(esc(r.name())).append(level != null && level.warmup() ? " <span class=\"muted\">(not measured)</span>" : "")
+          .append("><td class=\"n\">").append(esc(r.name()))
+          .append(level != null && level.warmup() ? "<br><span class=\"muted\">(not measured)</span>" : "")
           .append("</td><td class=\"count\">").append(r.count()).append("</td><td class=\"ko\">").append(r.ko())
           .append("</td><td>").append(fmt(r.durationSeconds(), 1)).append("</td><td class=\"throughput\">")
           .append(fmt(r.throughput(), 0)).append("</td><td>").append(fmt(r.okThroughput(), 0)).append("</td><td>")
