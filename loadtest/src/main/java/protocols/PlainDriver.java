@@ -24,7 +24,6 @@ import protocols.core.InvocationMode;
 import protocols.core.LatencyRecorder;
 import protocols.core.LoadParams;
 import protocols.core.RpcClient;
-import protocols.core.RpcProtocol;
 import protocols.core.Warmup;
 
 /**
@@ -54,13 +53,9 @@ public final class PlainDriver {
 
   private static <R> int run(EchoFramework<R> framework, LoadParams params, InvocationMode mode, HostPort target,
                              Path out) throws InterruptedException, IOException {
-    @SuppressWarnings("unchecked")
-    RpcProtocol<R, R> protocol = (RpcProtocol<R, R>) framework.protocol(params)
-        .target(target.host(), target.port()).timeout(params.timeout()).mode(mode)
-        .syncThreads(params.syncThreads()).connections(params.connections()).protocol();
     LatencyRecorder recorder = new LatencyRecorder();
     boolean complete = true;
-    try (RpcClient<R, R> client = protocol.newClient()) {
+    try (RpcClient<R, R> client = framework.newClient(params, target, mode, params.timeout())) {
       Driver<R> driver = new Driver<>(framework, client, mode, params.timeout().toMillis(), params.syncThreads());
       List<Integer> levels = params.levels();
       Warmup.Plan warmup = params.warmup();

@@ -1,5 +1,6 @@
 package protocols;
 
+import io.gatling.javaapi.core.Assertion;
 import io.gatling.javaapi.core.PopulationBuilder;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -30,6 +31,7 @@ public final class Shootout {
 
   private final List<EchoRun> runs = new ArrayList<>();
   private final PopulationBuilder populations;
+  private final List<Assertion> assertions = new ArrayList<>();
 
   public Shootout() {
     LoadParams params = EchoRun.orExit(() -> LoadParams.fromSystemProperties().validate());
@@ -45,6 +47,7 @@ public final class Shootout {
     for (EchoRun run : runs) {
       for (InvocationMode mode : modes) {
         steps.addAll(run.populations(run.framework().name() + " ", mode, run.protocol(mode)));
+        assertions.addAll(run.assertions(run.framework().name() + " ", mode));
       }
     }
     populations = EchoRun.sequence(steps);
@@ -54,6 +57,11 @@ public final class Shootout {
 
   public PopulationBuilder populations() {
     return populations;
+  }
+
+  /** One KO-share assertion per framework, mode and level (see {@link EchoRun#assertions}). */
+  public List<Assertion> assertions() {
+    return assertions;
   }
 
   /** Stops the embedded servers. */

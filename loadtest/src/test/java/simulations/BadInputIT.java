@@ -31,6 +31,7 @@ class BadInputIT {
       "target   | 127.0.0.1:1    | error: cannot reach the dubbo server at 127.0.0.1:1",
       "mode     | callback       | error: mode must be async or sync",
       "warmup   | soon           | error: -Dwarmup must be auto or a whole number of seconds",
+      "maxKoPercent | lots       | error: -DmaxKoPercent must be a number from 0 to 100",
       "serialization | java      | error: -Dserialization must be one of hessian2|kryo|fastjson2"})
   void badParameterIsOneLine(String name, String value, String expected) throws Exception {
     GatlingProcess.Result run =

@@ -12,7 +12,7 @@ public class RpcShootout extends Simulation {
   private final Shootout shootout = new Shootout();
 
   {
-    setUp(shootout.populations());
+    setUp(shootout.populations()).assertions(shootout.assertions());
   }
 
   @Override

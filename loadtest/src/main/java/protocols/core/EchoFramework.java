@@ -1,6 +1,7 @@
 package protocols.core;
 
 import io.gatling.javaapi.core.ActionBuilder;
+import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.ThreadLocalRandom;
@@ -66,6 +67,18 @@ public final class EchoFramework<Req> {
 
   public RpcProtocolBuilder<?> protocol(LoadParams params) {
     return protocol.apply(params);
+  }
+
+  /** The protocol with every shared -D parameter, the target and {@code mode} applied. */
+  public RpcProtocolBuilder<?> configured(LoadParams params, HostPort target, InvocationMode mode) {
+    return protocol(params).target(target.host(), target.port()).timeout(params.timeout()).mode(mode)
+        .syncThreads(params.syncThreads()).connections(params.connections()).koPause(params.koPause());
+  }
+
+  /** A client as {@link #configured} but with {@code timeout}, outside Gatling (the probe, the plain driver). */
+  @SuppressWarnings("unchecked")
+  public RpcClient<Req, Req> newClient(LoadParams params, HostPort target, InvocationMode mode, Duration timeout) {
+    return ((RpcProtocol<Req, Req>) configured(params, target, mode).timeout(timeout).protocol()).newClient();
   }
 
   public Req order(long orderId) {

@@ -1,17 +1,24 @@
 package protocols.core;
 
 import static io.gatling.javaapi.core.CoreDsl.atOnceUsers;
-import static io.gatling.javaapi.core.CoreDsl.during;
+import static io.gatling.javaapi.core.CoreDsl.asLongAs;
+import static io.gatling.javaapi.core.CoreDsl.asLongAsDuring;
+import static io.gatling.javaapi.core.CoreDsl.details;
 import static io.gatling.javaapi.core.CoreDsl.exec;
-import static io.gatling.javaapi.core.CoreDsl.repeat;
 import static io.gatling.javaapi.core.CoreDsl.scenario;
+import static io.gatling.javaapi.core.CoreDsl.stopLoadGeneratorIf;
 
+import io.gatling.javaapi.core.ActionBuilder;
+import io.gatling.javaapi.core.Assertion;
 import io.gatling.javaapi.core.ChainBuilder;
 import io.gatling.javaapi.core.PopulationBuilder;
 import io.gatling.javaapi.core.ProtocolBuilder;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.net.Socket;
+import java.time.Duration;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Supplier;
@@ -23,7 +30,9 @@ import java.util.function.Supplier;
  */
 public final class EchoRun {
   private static final int CONNECT_CHECK_MILLIS = 3_000;
+  private static final Duration PROBE_TIMEOUT = Duration.ofSeconds(5);
   static final String WARMUP = "warm-up";
+  private static final String COUNTER = "rpcCall";
 
   private final EchoFramework<?> framework;
   private final LoadParams params;
@@ -47,11 +56,43 @@ public final class EchoRun {
       if (params.target(targetParam).isPresent()) {
         HostPort target = params.target(targetParam).get();
         checkReachable(framework.name(), target, targetParam);
+        probe(framework, params, target, "-D" + targetParam);
         return new EchoRun(framework, params, null, target);
       }
       EmbeddedServer server = EmbeddedServer.start(framework.name(), framework.serverMainClass(), args);
+      try {
+        probe(framework, params, server.address(), "embedded");
+      } catch (IllegalStateException e) {
+        server.close();
+        throw e;
+      }
       return new EchoRun(framework, params, server, server.address());
     });
+  }
+
+  /**
+   * One real echo before the first level: accepting TCP proves nothing (a server of another framework
+   * accepts too), so a run against a wrong or dead server ends here with one line, not with levels of KOs.
+   */
+  static <R> void probe(EchoFramework<R> framework, LoadParams params, HostPort target, String source) {
+    Duration timeout = params.timeout().compareTo(PROBE_TIMEOUT) > 0 ? params.timeout() : PROBE_TIMEOUT;
+    R order = framework.order(1);
+    R reply;
+    try (RpcClient<R, R> client = framework.newClient(params, target, InvocationMode.ASYNC, timeout)) {
+      reply = client.callAsync(order).toCompletableFuture().get(timeout.toMillis() + 1_000, TimeUnit.MILLISECONDS);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException("interrupted while probing the " + framework.name() + " server at " + target);
+    } catch (Exception | LinkageError e) {
+      Throwable cause = e instanceof TimeoutException ? e : Errors.unwrap(e);
+      throw new IllegalStateException("the server at " + target + " (" + source + ") does not answer a "
+          + framework.name() + " echo call: " + (cause instanceof TimeoutException ? "no reply within "
+          + timeout.toMillis() + " ms" : Errors.rootMessage(cause)));
+    }
+    if (!order.equals(reply)) {
+      throw new IllegalStateException("the server at " + target + " (" + source + ") answered a " + framework.name()
+          + " echo call with a different order: it is not an echo server of this contract");
+    }
   }
 
   /** Runs {@code step}; an {@link IllegalArgumentException} or {@link IllegalStateException} ends the JVM with one line (exit 1). */
@@ -89,12 +130,7 @@ public final class EchoRun {
 
   /** The framework's protocol with the shared -D parameters, the target and {@code mode} applied. */
   public ProtocolBuilder protocol(InvocationMode mode) {
-    return orExit(() -> framework.protocol(params)
-        .target(target.host(), target.port())
-        .timeout(params.timeout())
-        .mode(mode)
-        .syncThreads(params.syncThreads())
-        .connections(params.connections()));
+    return orExit(() -> framework.configured(params, target, mode));
   }
 
   /** Whether a request name is a warm-up's, whose figures are not measurements. */
@@ -120,22 +156,44 @@ public final class EchoRun {
     String tag = "(" + mode.label() + ")";
     List<Integer> levels = params.levels();
     Warmup.Plan warmup = params.warmup();
+    Duration failing = params.maxFailingSeconds();
     if (!warmup.skipped()) {
       int users = Math.min(20, levels.stream().mapToInt(Integer::intValue).max().orElse(1));
       String name = prefix + WARMUP + " " + tag;
       steps.add(withProtocol(scenario(name)
-          .exec(Warmup.loop(name, warmup, framework.echoCall(name)))
+          .exec(Warmup.loop(name, warmup, framework.echoCall(name), failing), stopIfFailing(failing))
           .injectOpen(atOnceUsers(users)), protocol));
     }
     for (int clients : levels) {
       String request = requestName(prefix, clients, mode);
+      ActionBuilder call = framework.echoCall(request);
+      // Users leave the loop once every call has failed for -DmaxFailingSeconds; the run then stops.
       ChainBuilder loop = params.calls()
-          .map(n -> repeat(n).on(exec(framework.echoCall(request))))
-          .orElseGet(() -> during(params.duration()).on(exec(framework.echoCall(request))));
-      steps.add(withProtocol(scenario(prefix + clients + " clients " + tag).exec(loop).injectOpen(atOnceUsers(clients)),
-          protocol));
+          .map(n -> asLongAs(session -> session.getInt(COUNTER) < n && !FailureWatch.failingFor(failing), COUNTER)
+              .on(exec(call)))
+          .orElseGet(() -> asLongAsDuring(session -> !FailureWatch.failingFor(failing), params.duration())
+              .on(exec(call)));
+      steps.add(withProtocol(scenario(prefix + clients + " clients " + tag)
+          .exec(loop, stopIfFailing(failing))
+          .injectOpen(atOnceUsers(clients)), protocol));
     }
     return steps;
+  }
+
+  /** Stops the whole run, with Gatling's own mechanism, when every call has failed for {@code limit}. */
+  static ChainBuilder stopIfFailing(Duration limit) {
+    return stopLoadGeneratorIf("every call failed for " + limit.toSeconds() + " s (-DmaxFailingSeconds): "
+        + "the server is down or does not answer this protocol; stopping the run", session -> FailureWatch.failingFor(limit));
+  }
+
+  /**
+   * Gatling assertions, one per level: a level with more than {@code -DmaxKoPercent} KO fails the run
+   * (Gatling exits with status 2 and the Maven build fails).
+   */
+  public List<Assertion> assertions(String prefix, InvocationMode mode) {
+    double max = params.maxKoPercent();
+    return params.levels().stream()
+        .map(clients -> details(requestName(prefix, clients, mode)).failedRequests().percent().lte(max)).toList();
   }
 
   private static PopulationBuilder withProtocol(PopulationBuilder p, ProtocolBuilder protocol) {

@@ -13,7 +13,8 @@ public abstract class EchoSimulation extends Simulation {
     LoadParams params = EchoRun.orExit(() -> LoadParams.fromSystemProperties().validate());
     InvocationMode mode = EchoRun.orExit(params::mode);
     run = EchoRun.start(framework, params, "target");
-    setUp(EchoRun.sequence(run.populations("", mode, null))).protocols(run.protocol(mode));
+    setUp(EchoRun.sequence(run.populations("", mode, null))).protocols(run.protocol(mode))
+        .assertions(run.assertions("", mode));
   }
 
   @Override

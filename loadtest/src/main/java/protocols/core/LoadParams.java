@@ -148,6 +148,30 @@ public final class LoadParams {
     return intParam("syncThreads", RpcSettings.DEFAULT_SYNC_THREADS, 1, 10_000);
   }
 
+  /** {@code -DkoPauseMillis}: a user's pause after a failed call. */
+  public Duration koPause() {
+    return Duration.ofMillis(intParam("koPauseMillis", (int) RpcSettings.DEFAULT_KO_PAUSE.toMillis(), 0, 60_000));
+  }
+
+  /** {@code -DmaxKoPercent}: a level with a larger share of KO fails the run (Gatling assertion, exit 2). */
+  public double maxKoPercent() {
+    String v = raw("maxKoPercent").orElse("1");
+    try {
+      double d = Double.parseDouble(v);
+      if (d >= 0 && d <= 100) {
+        return d;
+      }
+    } catch (NumberFormatException e) {
+      // reported below
+    }
+    throw new IllegalArgumentException("-DmaxKoPercent must be a number from 0 to 100, got '" + v + "'");
+  }
+
+  /** {@code -DmaxFailingSeconds}: after this long with every call failing the run stops; 0 goes on. */
+  public Duration maxFailingSeconds() {
+    return Duration.ofSeconds(intParam("maxFailingSeconds", 10, 0, 86_400));
+  }
+
   /** {@code -Dconnections}: 0 keeps the framework's default. */
   public int connections() {
     return intParam("connections", 0, 0, 1_024);
@@ -190,6 +214,9 @@ public final class LoadParams {
     timeout();
     syncThreads();
     connections();
+    koPause();
+    maxKoPercent();
+    maxFailingSeconds();
     return this;
   }
 }

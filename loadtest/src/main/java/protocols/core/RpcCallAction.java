@@ -10,6 +10,7 @@ import io.gatling.core.action.Action;
 import io.gatling.core.session.Session;
 import java.util.List;
 import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import scala.Function1;
 import scala.Option;
@@ -27,6 +28,7 @@ final class RpcCallAction<Req, Resp> extends SafeAction {
   private final RpcComponents<Req, Resp> components;
   private final Action next;
   private final long timeoutMillis;
+  private final long koPauseMillis;
 
   RpcCallAction(String name, Function1<Session, Validation<String>> requestName,
                 Function1<Session, Validation<Object>> payload, List<RpcCheck<Req, Resp>> checks,
@@ -38,6 +40,7 @@ final class RpcCallAction<Req, Resp> extends SafeAction {
     this.components = components;
     this.next = next;
     this.timeoutMillis = components.protocol().settings().timeoutMillis();
+    this.koPauseMillis = components.protocol().settings().koPause().toMillis();
   }
 
   @Override
@@ -124,7 +127,23 @@ final class RpcCallAction<Req, Resp> extends SafeAction {
       ok = false;
       logger().underlying().error("could not log " + request + ": " + Errors.oneLine(e));
     }
-    next.$bang(ok ? after : after.markAsFailed());
+    if (ok) {
+      FailureWatch.ok();
+      next.$bang(after);
+      return;
+    }
+    FailureWatch.ko();
+    Session failed = after.markAsFailed();
+    if (koPauseMillis > 0 && !"timeout".equals(code)) {
+      // A failure that came at once (a dead connection) would otherwise loop at full speed.
+      try {
+        session.eventLoop().schedule(() -> next.$bang(failed), koPauseMillis, TimeUnit.MILLISECONDS);
+        return;
+      } catch (RejectedExecutionException runIsOver) {
+        // the event loop is shutting down: go on at once
+      }
+    }
+    next.$bang(failed);
   }
 
   /** A request that could not be built or sent. */

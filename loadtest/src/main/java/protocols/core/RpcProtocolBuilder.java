@@ -56,6 +56,11 @@ public abstract class RpcProtocolBuilder<B extends RpcProtocolBuilder<B>> implem
     return with(settings.withConnections(connections));
   }
 
+  /** How long a user waits after a failed call before its next one (default 100 ms; timeouts wait already). */
+  public B koPause(Duration pause) {
+    return with(settings.withKoPause(pause));
+  }
+
   public RpcSettings settings() {
     return settings;
   }

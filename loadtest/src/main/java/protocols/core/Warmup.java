@@ -62,10 +62,10 @@ public final class Warmup {
    * The warm-up loop of one population: each user calls until the plan says stop. Gatling's own
    * {@code asLongAsDuring} bounds it by the plan's limit even if no call ever completes.
    */
-  public static ChainBuilder loop(String request, Plan plan, ActionBuilder call) {
+  public static ChainBuilder loop(String request, Plan plan, ActionBuilder call, Duration maxFailing) {
     Warmup w = new Warmup(request, plan);
     RUN.add(w);
-    return asLongAsDuring(session -> w.goOn(), plan.limit().plusSeconds(1)).on(
+    return asLongAsDuring(session -> w.goOn() && !FailureWatch.failingFor(maxFailing), plan.limit().plusSeconds(1)).on(
         exec(call).exec(session -> {
           w.completed();
           return session;

@@ -23,6 +23,9 @@ class LoadParamsTest {
     assertEquals(200, p.syncThreads());
     assertEquals(0, p.connections());
     assertTrue(p.warmup().auto());
+    assertEquals(1.0, p.maxKoPercent(), 1e-9);
+    assertEquals(Duration.ofSeconds(10), p.maxFailingSeconds());
+    assertEquals(RpcSettings.DEFAULT_KO_PAUSE, p.koPause());
     assertEquals(Duration.ofSeconds(Warmup.DEFAULT_MAX_SECONDS), p.warmup().max());
   }
 
@@ -70,6 +73,9 @@ class LoadParamsTest {
     assertMessage("-Dtarget", Map.of("target", "localhost"));
     assertMessage("-Dtarget", Map.of("target", "localhost:99999"));
     assertMessage("-DsyncThreads", Map.of("syncThreads", "0"));
+    assertMessage("-DmaxKoPercent must be a number from 0 to 100", Map.of("maxKoPercent", "lots"));
+    assertMessage("-DkoPauseMillis", Map.of("koPauseMillis", "-5"));
+    assertMessage("-DmaxFailingSeconds", Map.of("maxFailingSeconds", "x"));
   }
 
   @Test

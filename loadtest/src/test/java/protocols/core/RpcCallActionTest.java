@@ -115,6 +115,21 @@ class RpcCallActionTest {
   }
 
   @Test
+  void aFailureThatCameAtOnceIsFollowedByThePauseATimeoutIsNot() throws Exception {
+    FailureWatch.reset();
+    long t0 = System.nanoTime();
+    Logged r = runOnce(new FunctionClient(req -> CompletableFuture.failedFuture(new java.io.IOException("refused"))),
+        Duration.ofSeconds(1), "abc");
+    long waitedMillis = (System.nanoTime() - t0) / 1_000_000;
+    assertEquals(KO$.MODULE$, r.status);
+    assertTrue(waitedMillis >= RpcSettings.DEFAULT_KO_PAUSE.toMillis() - 10, "resumed after " + waitedMillis + " ms");
+    assertTrue(FailureWatch.failingFor(Duration.ofNanos(1)), "the run knows calls are failing");
+    FailureWatch.ok();
+    assertFalse(FailureWatch.failingFor(Duration.ofNanos(1)), "an OK ends the failing stretch");
+    assertFalse(FailureWatch.failingFor(Duration.ZERO), "a zero limit never stops a run");
+  }
+
+  @Test
   void aCheckThatThrowsIsOneKoAndTheUserGoesOn() throws Exception {
     // The README's own check, on a reply without an amount: reply.getAmount() throws here.
     RpcCheck<String, String> check = (request, reply) -> Integer.parseInt(reply) > 0 ? null : "no amount";

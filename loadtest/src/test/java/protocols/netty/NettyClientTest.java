@@ -40,6 +40,10 @@ class NettyClientTest {
         // Calls go to the connections in turn: the first to connection 0, the second to connection 1.
         CompletableFuture<Order> first = client.callAsync(NettyDsl.order(1)).toCompletableFuture();
         CompletableFuture<Order> second = client.callAsync(NettyDsl.order(2)).toCompletableFuture();
+        for (Socket s : accepted) {
+          s.setSoTimeout(5_000);
+          assertTrue(s.getInputStream().read() >= 0, "the call reached the server: it is pending there");
+        }
         accepted.get(0).close(); // the server side of connection 0 goes away
         ExecutionException e = org.junit.jupiter.api.Assertions.assertThrows(ExecutionException.class,
             () -> first.get(2, TimeUnit.SECONDS));
