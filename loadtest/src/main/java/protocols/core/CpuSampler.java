@@ -5,7 +5,9 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CopyOnWriteArrayList;
 
@@ -21,7 +23,10 @@ public final class CpuSampler implements AutoCloseable {
 
   /** One sample: cumulative counters at {@code nanos} (System.nanoTime). */
   record Sample(long nanos, long machineTotal, long machineIdle, long machineSteal, long injectorNanos,
-                long serverNanos) {
+                Map<Long, Long> serverNanos) {
+    Sample(long nanos, long machineTotal, long machineIdle, long machineSteal, long injectorNanos, long serverNanos) {
+      this(nanos, machineTotal, machineIdle, machineSteal, injectorNanos, Map.of(0L, serverNanos));
+    }
   }
 
   /** Shares of the machine's capacity (cores × time) over an interval; they add up to 1 with {@code idle}. */
@@ -109,7 +114,12 @@ public final class CpuSampler implements AutoCloseable {
     double steal = (b.machineSteal - a.machineSteal) / total;
     double capacityNanos = (double) (b.nanos - a.nanos) * cores;
     double injector = clamp((b.injectorNanos - a.injectorNanos) / capacityNanos);
-    double servers = clamp((b.serverNanos - a.serverNanos) / capacityNanos);
+    // Per process: a server restarted by a fault is a new process, whose CPU counts from zero.
+    long serverDelta = 0;
+    for (Map.Entry<Long, Long> e : b.serverNanos.entrySet()) {
+      serverDelta += e.getValue() - a.serverNanos.getOrDefault(e.getKey(), 0L);
+    }
+    double servers = clamp(serverDelta / capacityNanos);
     double busy = 1 - idle;
     double rest = clamp(busy - injector - servers);
     return new Shares(injector, servers, rest, clamp(steal), clamp(idle), (b.nanos - a.nanos) / 1e9);
@@ -135,7 +145,8 @@ public final class CpuSampler implements AutoCloseable {
       long idle = Long.parseLong(f[4]) + (f.length > 5 ? Long.parseLong(f[5]) : 0);
       long steal = f.length > 8 ? Long.parseLong(f[8]) : 0;
       long injector = cpuNanos(ProcessHandle.current());
-      long servers = ProcessHandle.current().descendants().mapToLong(CpuSampler::cpuNanos).sum();
+      Map<Long, Long> servers = new HashMap<>();
+      ProcessHandle.current().descendants().forEach(p -> servers.put(p.pid(), cpuNanos(p)));
       return Optional.of(new Sample(nanos, total, idle, steal, injector, servers));
     } catch (IOException | RuntimeException e) {
       return Optional.empty();

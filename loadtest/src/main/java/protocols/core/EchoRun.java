@@ -38,12 +38,14 @@ public final class EchoRun {
   private final LoadParams params;
   private final EmbeddedServer server;
   private final HostPort target;
+  private final Faults faults;
 
   private EchoRun(EchoFramework<?> framework, LoadParams params, EmbeddedServer server, HostPort target) {
     this.framework = framework;
     this.params = params;
     this.server = server;
     this.target = target;
+    this.faults = new Faults(params.faults(), server);
   }
 
   /**
@@ -54,6 +56,9 @@ public final class EchoRun {
     return orExit(() -> {
       List<String> args = framework.serverArgs(params);
       if (params.target(targetParam).isPresent()) {
+        if (!params.faults().isEmpty()) {
+          throw new IllegalArgumentException("-Dfaults acts on the embedded server; leave out -D" + targetParam);
+        }
         HostPort target = params.target(targetParam).get();
         checkReachable(framework.name(), target, targetParam);
         probe(framework, params, target, "-D" + targetParam);
@@ -173,8 +178,9 @@ public final class EchoRun {
               .on(exec(call)))
           .orElseGet(() -> asLongAsDuring(session -> !FailureWatch.failingFor(failing), params.duration())
               .on(exec(call)));
+      ChainBuilder level = faults.isEmpty() ? loop : faults.startsLevel(request).exec(loop);
       steps.add(withProtocol(scenario(prefix + clients + " clients " + tag)
-          .exec(loop, stopIfFailing(failing))
+          .exec(level, stopIfFailing(failing))
           .injectOpen(atOnceUsers(clients)), protocol));
     }
     return steps;

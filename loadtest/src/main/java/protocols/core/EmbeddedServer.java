@@ -23,17 +23,20 @@ public final class EmbeddedServer implements AutoCloseable {
   private static final String READY_PREFIX = "READY ";
 
   private final String framework;
-  private final Process process;
+  private final List<String> command;
+  private volatile Process process;
+  private volatile boolean stopped;
   private final HostPort address;
   private final Path log;
   private final Thread killOnExit;
 
-  private EmbeddedServer(String framework, Process process, HostPort address, Path log) {
+  private EmbeddedServer(String framework, List<String> command, Process process, HostPort address, Path log) {
     this.framework = framework;
+    this.command = List.copyOf(command);
     this.process = process;
     this.address = address;
     this.log = log;
-    this.killOnExit = new Thread(process::destroyForcibly, framework + "-server-kill");
+    this.killOnExit = new Thread(() -> this.process.destroyForcibly(), framework + "-server-kill");
     Runtime.getRuntime().addShutdownHook(killOnExit);
   }
 
@@ -56,7 +59,7 @@ public final class EmbeddedServer implements AutoCloseable {
     } catch (IOException e) {
       throw new IllegalStateException("could not start the embedded " + framework + " server: " + Errors.oneLine(e));
     }
-    EmbeddedServer server = new EmbeddedServer(framework, process, new HostPort(host, port), log);
+    EmbeddedServer server = new EmbeddedServer(framework, command, process, new HostPort(host, port), log);
     server.awaitReady();
     return server;
   }
@@ -123,9 +126,46 @@ public final class EmbeddedServer implements AutoCloseable {
     return process.isAlive();
   }
 
+  /** Fault injection: SIGKILL, as a crash; returns when the process is gone. */
+  public void kill() {
+    try {
+      process.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+  }
+
+  /** Fault injection: a new server process on the same address; returns when it is ready. */
+  public void restart() {
+    kill();
+    try {
+      process = new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.appendTo(log.toFile())).start();
+    } catch (IOException e) {
+      throw new IllegalStateException("could not restart the embedded " + framework + " server: " + Errors.oneLine(e));
+    }
+    awaitReady();
+  }
+
+  /** Fault injection: SIGSTOP (a stalled server: connections stay open, nothing answers) or SIGCONT. */
+  public void signal(String name) {
+    try {
+      Process kill = new ProcessBuilder("kill", "-" + name, Long.toString(process.pid()))
+          .redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
+      kill.waitFor(10, TimeUnit.SECONDS);
+      stopped = name.equals("STOP");
+    } catch (IOException e) {
+      throw new IllegalStateException("could not send SIG" + name + " to the " + framework + " server: " + Errors.oneLine(e));
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+  }
+
   /** SIGTERM, up to 10 s for a clean exit, then SIGKILL. */
   @Override
   public void close() {
+    if (stopped) {
+      signal("CONT"); // a stopped process cannot act on SIGTERM
+    }
     process.destroy();
     try {
       if (!process.waitFor(10, TimeUnit.SECONDS)) {

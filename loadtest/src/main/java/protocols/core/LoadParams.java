@@ -172,6 +172,19 @@ public final class LoadParams {
     return Duration.ofSeconds(intParam("maxFailingSeconds", 10, 0, 86_400));
   }
 
+  /** {@code -Dfaults=kill@10s,restart@13s}: faults injected into the embedded server in each level. */
+  public List<Faults.Step> faults() {
+    List<Faults.Step> steps = Faults.parse(raw("faults").orElse(""));
+    if (!steps.isEmpty() && calls().isEmpty()) {
+      Faults.Step last = steps.get(steps.size() - 1);
+      if (last.at().compareTo(duration()) >= 0) {
+        throw new IllegalArgumentException("-Dfaults: " + last.action() + " at " + last.at().toMillis()
+            + " ms is not within the " + duration().toSeconds() + " s level (-Dduration)");
+      }
+    }
+    return steps;
+  }
+
   /** {@code -Dconnections}: 0 keeps the framework's default. */
   public int connections() {
     return intParam("connections", 0, 0, 1_024);
@@ -217,6 +230,7 @@ public final class LoadParams {
     koPause();
     maxKoPercent();
     maxFailingSeconds();
+    faults();
     return this;
   }
 }

@@ -51,22 +51,23 @@ final class RpcCallAction<Req, Resp> extends SafeAction {
       crash(session, name, "request name: " + f.message());
       return;
     }
-    String request = ((Success<String>) resolvedName).value();
+    String level = ((Success<String>) resolvedName).value();
     Validation<Object> resolvedPayload = payload.apply(session);
     if ((Object) resolvedPayload instanceof Failure f) {
-      crash(session, request, "payload: " + f.message());
+      crash(session, level, "payload: " + f.message());
       return;
     }
     Req message = (Req) ((Success<Object>) resolvedPayload).value();
 
     long startMillis = clock.nowMillis();
     long startNanos = System.nanoTime();
+    String request = Faults.name(level, startNanos); // calls in a fault window are logged apart
     components.call(session.userId(), message).whenComplete((reply, error) -> {
       long endNanos = System.nanoTime();
       long endMillis = clock.nowMillis();
       try {
         session.eventLoop().execute(
-            () -> complete(session, request, message, reply, error, startMillis, endMillis, startNanos, endNanos));
+            () -> complete(session, level, request, message, reply, error, startMillis, endMillis, startNanos, endNanos));
       } catch (RejectedExecutionException runIsOver) {
         // the event loop is shutting down: the run has ended and nobody waits for this user
       }
@@ -81,11 +82,11 @@ final class RpcCallAction<Req, Resp> extends SafeAction {
   private void crash(Session session, String request, String message) {
     long now = clock.nowMillis();
     long nanos = System.nanoTime();
-    complete(session, request, null, null, new Crash(message), now, now, nanos, nanos);
+    complete(session, request, request, null, null, new Crash(message), now, now, nanos, nanos);
   }
 
   /** The one completion path; runs on the user's event loop. */
-  private void complete(Session session, String request, Req message, Resp reply, Throwable error,
+  private void complete(Session session, String level, String request, Req message, Resp reply, Throwable error,
                         long startMillis, long endMillis, long startNanos, long endNanos) {
     String code = null;
     String failure = null;
@@ -127,12 +128,15 @@ final class RpcCallAction<Req, Resp> extends SafeAction {
       ok = false;
       logger().underlying().error("could not log " + request + ": " + Errors.oneLine(e));
     }
+    Faults.completed(level, startNanos, endNanos, ok);
     if (ok) {
       FailureWatch.ok();
       next.$bang(after);
       return;
     }
-    FailureWatch.ko();
+    if (request.equals(level)) {
+      FailureWatch.ko(); // KOs of an injected fault are expected, not a reason to stop the run
+    }
     Session failed = after.markAsFailed();
     if (koPauseMillis > 0 && !"timeout".equals(code)) {
       // A failure that came at once (a dead connection) would otherwise loop at full speed.

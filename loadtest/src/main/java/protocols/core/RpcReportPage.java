@@ -42,7 +42,10 @@ public final class RpcReportPage {
     Html.warnings(h, analysis.warnings());
     table(h, requests, analysis);
     koReasons(h, requests);
-    charts(h, requests);
+    @SuppressWarnings("unchecked")
+    List<Map<String, Object>> faults = (List<Map<String, Object>>) run.getOrDefault("faults", List.of());
+    faultTable(h, faults);
+    charts(h, requests, faults);
     h.append("<p class=\"muted\">CPU columns: shares of the whole machine (all cores) during the level, from ")
         .append("/proc/stat and the processes' CPU times: <em>injector</em> is this Gatling JVM (clients included), ")
         .append("<em>servers</em> its child processes (the embedded servers), <em>rest</em> everything else that ")
@@ -108,10 +111,48 @@ public final class RpcReportPage {
     h.append("</table>\n");
   }
 
+  private static void faultTable(StringBuilder h, List<Map<String, Object>> faults) {
+    if (faults.isEmpty()) {
+      return;
+    }
+    h.append("<table id=\"faults\"><caption>Injected faults (-Dfaults); calls from the first fault until ")
+        .append(Faults.RECOVERY_BOUND.toSeconds()).append(" s after the server is back are the level's <em>")
+        .append(esc(Faults.SUFFIX.trim())).append("</em> row</caption>\n<tr><th>level</th><th>faults (planned s → done s)")
+        .append("</th><th>KO during fault</th><th>OK during fault</th><th>first OK after the server is back (ms)</th>")
+        .append("<th>steady again after (ms)</th><th>recovered within ").append(Faults.RECOVERY_BOUND.toSeconds())
+        .append(" s</th></tr>\n");
+    for (Map<String, Object> f : faults) {
+      StringBuilder events = new StringBuilder();
+      @SuppressWarnings("unchecked")
+      List<Map<String, Object>> list = (List<Map<String, Object>>) f.get("events");
+      for (Map<String, Object> e : list) {
+        events.append(events.length() == 0 ? "" : ", ").append(e.get("action")).append(' ').append(e.get("plannedSeconds"))
+            .append(" → ").append(e.get("doneSeconds")).append(e.containsKey("error") ? " (" + e.get("error") + ")" : "");
+      }
+      h.append("<tr data-fault-request=\"").append(esc(String.valueOf(f.get("request")))).append("\"><td class=\"n\">")
+          .append(esc(String.valueOf(f.get("request")))).append("</td><td class=\"t\">").append(esc(events.toString()))
+          .append("</td><td>").append(f.get("koDuringFault")).append("</td><td>").append(f.get("okDuringFault"))
+          .append("</td><td class=\"first-ok\">").append(orDash(f.get("firstOkAfterRestoreMillis")))
+          .append("</td><td>").append(orDash(f.get("steadyAfterRestoreMillis"))).append("</td><td class=\"recovered\">")
+          .append(f.get("recovered") == null ? "not seen" : Boolean.TRUE.equals(f.get("recovered")) ? "yes"
+              : "<span class=\"warn\">no</span>")
+          .append("</td></tr>\n");
+    }
+    h.append("</table>\n");
+  }
+
+  private static String orDash(Object v) {
+    return v == null ? "–" : String.valueOf(v);
+  }
+
   /** Per group of levels (a framework and mode): the latency spectrum and the throughput over time. */
-  private static void charts(StringBuilder h, List<LatencyRecorder.RequestStats> requests) {
+  private static void charts(StringBuilder h, List<LatencyRecorder.RequestStats> requests,
+                             List<Map<String, Object>> faults) {
     Map<String, List<LatencyRecorder.RequestStats>> groups = new LinkedHashMap<>();
     for (LatencyRecorder.RequestStats r : requests) {
+      if (r.name().endsWith(Faults.SUFFIX)) {
+        continue; // its calls are scattered over the fault window: shown as the gap in its level's line
+      }
       Matcher m = LEVEL.matcher(r.name());
       String group = m.matches() ? (m.group(1) + m.group(3)).trim() : "all requests";
       groups.computeIfAbsent(group, g -> new ArrayList<>()).add(r);
@@ -120,7 +161,15 @@ public final class RpcReportPage {
     for (Map.Entry<String, List<LatencyRecorder.RequestStats>> g : groups.entrySet()) {
       h.append("<h2>").append(esc(g.getKey())).append("</h2>\n<div>\n");
       h.append(spectrum("spectrum-" + i, g.getKey(), g.getValue()).render());
-      h.append(throughputOverTime("throughput-" + i, g.getKey(), g.getValue()).render());
+      SvgChart throughput = throughputOverTime("throughput-" + i, g.getKey(), g.getValue());
+      for (Map<String, Object> f : faults) {
+        if (g.getValue().stream().anyMatch(r -> r.name().equals(f.get("request")))) {
+          double from = ((Number) f.get("faultStartSeconds")).doubleValue();
+          Object back = f.get("restoredSeconds");
+          throughput = throughput.band(from, back == null ? from + 3600 : ((Number) back).doubleValue());
+        }
+      }
+      h.append(throughput.render());
       h.append("</div>\n");
       i++;
     }

@@ -79,8 +79,25 @@ public final class RunAnalysis {
   /** Analyses every request of a run; {@code cpu} is empty where the machine's CPU cannot be read. */
   public static RunAnalysis of(List<LatencyRecorder.RequestStats> requests, Optional<CpuSampler> cpu,
                                List<Map<String, Object>> warmups) {
+    return of(requests, cpu, warmups, List.of());
+  }
+
+  /** As above, with the outcomes of injected faults ({@link Faults#outcomes()}). */
+  public static RunAnalysis of(List<LatencyRecorder.RequestStats> requests, Optional<CpuSampler> cpu,
+                               List<Map<String, Object>> warmups, List<Map<String, Object>> faults) {
     List<Level> levels = new ArrayList<>();
     List<Warning> warnings = new ArrayList<>();
+    for (Map<String, Object> f : faults) {
+      if (f.get("restoredSeconds") != null && f.get("recovered") == null) {
+        warnings.add(new Warning(String.valueOf(f.get("request")), "recovery-not-seen", "the level ended at "
+            + f.get("levelEndSeconds") + " s, before an OK call or " + Faults.RECOVERY_BOUND.toSeconds()
+            + " s after the server came back at " + f.get("restoredSeconds") + " s: lengthen -Dduration to see the recovery"));
+      } else if (Boolean.FALSE.equals(f.get("recovered"))) {
+        warnings.add(new Warning(String.valueOf(f.get("request")), "no-recovery", "no OK call within "
+            + Faults.RECOVERY_BOUND.toSeconds() + " s of the server coming back (first OK after "
+            + (f.get("firstOkAfterRestoreMillis") == null ? "never" : f.get("firstOkAfterRestoreMillis") + " ms") + ")"));
+      }
+    }
     for (Map<String, Object> w : warmups) {
       if (Boolean.FALSE.equals(w.get("stable"))) {
         warnings.add(new Warning(String.valueOf(w.get("request")), "warm-up", "the automatic warm-up ended at its "
@@ -95,8 +112,8 @@ public final class RunAnalysis {
       long[] full = fullWindows(r);
       double[] steadiness = steadiness(full);
       levels.add(new Level(r.name(), warmup, shares, full.length, steadiness[0], steadiness[1]));
-      if (warmup) {
-        continue; // a warm-up is there to be unsteady
+      if (warmup || r.name().endsWith(Faults.SUFFIX)) {
+        continue; // a warm-up is there to be unsteady, a fault to fail
       }
       if (r.ko() > 0) {
         warnings.add(new Warning(r.name(), "ko", String.format(java.util.Locale.ROOT,

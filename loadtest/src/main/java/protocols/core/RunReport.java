@@ -106,11 +106,15 @@ public final class RunReport {
   private synchronized void write(boolean interrupted) {
     cpu.ifPresent(CpuSampler::close);
     List<LatencyRecorder.RequestStats> requests = recorder.snapshot();
-    RunAnalysis analysis = RunAnalysis.of(requests, cpu, Warmup.outcomes());
+    RunAnalysis analysis = RunAnalysis.of(requests, cpu, Warmup.outcomes(), Faults.outcomes());
     Map<String, Object> run = new LinkedHashMap<>();
     run.put("protocols", protocols);
     run.put("interrupted", interrupted);
     run.put("warmups", Warmup.outcomes());
+    List<Map<String, Object>> faults = Faults.outcomes();
+    if (!faults.isEmpty()) {
+      run.put("faults", faults);
+    }
     try {
       Path file = LatencyRecorder.writeSummaryTo(folder.resolve(LatencyRecorder.SUMMARY_FILE), run, requests, analysis);
       String title = "RPC report: " + folder.toAbsolutePath().getFileName();

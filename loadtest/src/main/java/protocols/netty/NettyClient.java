@@ -5,6 +5,7 @@ import contract.pojo.Order;
 import io.netty.bootstrap.Bootstrap;
 import io.netty.buffer.ByteBuf;
 import io.netty.channel.Channel;
+import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInitializer;
 import io.netty.channel.ChannelOption;
@@ -23,6 +24,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReferenceArray;
 import protocols.core.RpcClient;
 import protocols.core.RpcSettings;
 
@@ -32,17 +34,23 @@ import protocols.core.RpcSettings;
  */
 final class NettyClient implements RpcClient<Order, Order> {
   private final EventLoopGroup group;
-  private final Channel[] channels;
+  private final AtomicReferenceArray<Channel> channels;
+  private final Bootstrap bootstrap;
+  private final RpcSettings settings;
+  private volatile boolean closed;
   private final Map<Long, Pending> pending = new ConcurrentHashMap<>();
   private final AtomicLong callIds = new AtomicLong();
   private final AtomicInteger next = new AtomicInteger();
   private final long timeoutMillis;
+  private static final long RECONNECT_FIRST_MILLIS = 50;
+  private static final long RECONNECT_MAX_MILLIS = 1_000;
 
   NettyClient(RpcSettings settings) {
     timeoutMillis = settings.timeoutMillis();
     group = new MultiThreadIoEventLoopGroup(Math.max(1, Runtime.getRuntime().availableProcessors()),
         NioIoHandler.newFactory());
-    Bootstrap bootstrap = new Bootstrap().group(group).channel(NioSocketChannel.class)
+    this.settings = settings;
+    bootstrap = new Bootstrap().group(group).channel(NioSocketChannel.class)
         .option(ChannelOption.TCP_NODELAY, true)
         .option(ChannelOption.CONNECT_TIMEOUT_MILLIS, (int) Math.min(Integer.MAX_VALUE, timeoutMillis))
         .handler(new ChannelInitializer<SocketChannel>() {
@@ -52,10 +60,11 @@ final class NettyClient implements RpcClient<Order, Order> {
                 EchoFrames.LENGTH_BYTES, 0, EchoFrames.LENGTH_BYTES), new Replies());
           }
         });
-    channels = new Channel[Math.max(1, settings.connections())];
+    channels = new AtomicReferenceArray<>(Math.max(1, settings.connections()));
     try {
-      for (int i = 0; i < channels.length; i++) {
-        channels[i] = bootstrap.connect(settings.host(), settings.port()).sync().channel();
+      for (int i = 0; i < channels.length(); i++) {
+        channels.set(i, bootstrap.connect(settings.host(), settings.port()).sync().channel());
+        watch(i, channels.get(i));
       }
     } catch (Exception e) {
       close();
@@ -63,11 +72,33 @@ final class NettyClient implements RpcClient<Order, Order> {
     }
   }
 
+  /** When connection {@code i} closes, reconnect it: at once, then backing off to at most a second. */
+  private void watch(int i, Channel channel) {
+    channel.closeFuture().addListener(f -> reconnect(i, RECONNECT_FIRST_MILLIS));
+  }
+
+  private void reconnect(int i, long delayMillis) {
+    if (closed) {
+      return;
+    }
+    group.schedule(() -> bootstrap.connect(settings.host(), settings.port()).addListener((ChannelFutureListener) f -> {
+      if (f.isSuccess() && !closed) {
+        channels.set(i, f.channel());
+        watch(i, f.channel());
+      } else if (f.isSuccess()) {
+        f.channel().close();
+      } else {
+        reconnect(i, Math.min(RECONNECT_MAX_MILLIS, delayMillis * 2));
+      }
+    }), delayMillis, TimeUnit.MILLISECONDS);
+  }
+
   @Override
   public CompletionStage<Order> callAsync(Order request) {
     long id = callIds.incrementAndGet();
     CompletableFuture<Order> reply = new CompletableFuture<>();
-    Channel channel = channels[Math.floorMod(next.getAndIncrement(), channels.length)];
+    // While a connection is down its calls fail at once (the write fails on a closed channel).
+    Channel channel = channels.get(Math.floorMod(next.getAndIncrement(), channels.length()));
     pending.put(id, new Pending(channel, reply));
     // Forget the call once it is answered, failed or timed out, so a lost reply leaks nothing.
     reply.orTimeout(timeoutMillis, TimeUnit.MILLISECONDS).whenComplete((r, e) -> pending.remove(id));
@@ -88,10 +119,11 @@ final class NettyClient implements RpcClient<Order, Order> {
 
   @Override
   public void close() {
+    closed = true;
     if (channels != null) {
-      for (Channel c : channels) {
-        if (c != null) {
-          c.close();
+      for (int i = 0; i < channels.length(); i++) {
+        if (channels.get(i) != null) {
+          channels.get(i).close();
         }
       }
     }

@@ -48,6 +48,16 @@ class LoadParamsTest {
   }
 
   @Test
+  void faultsAreStepsInTimeOrderWithinTheLevel() {
+    List<Faults.Step> steps = new LoadParams(Map.of("faults", "kill@10s,restart@13s,stop@13500ms,cont@14s")).faults();
+    assertEquals(List.of(new Faults.Step("kill", Duration.ofSeconds(10)), new Faults.Step("restart", Duration.ofSeconds(13)),
+        new Faults.Step("stop", Duration.ofMillis(13_500)), new Faults.Step("cont", Duration.ofSeconds(14))), steps);
+    assertMessage("-Dfaults takes action@time steps", Map.of("faults", "explode@3s"));
+    assertMessage("-Dfaults steps must be in time order", Map.of("faults", "restart@5s,kill@3s"));
+    assertMessage("is not within the 15 s level", Map.of("faults", "kill@3s,restart@15s"));
+  }
+
+  @Test
   void parsesEveryParameter() {
     LoadParams p = new LoadParams(Map.of("levels", "50, 100", "duration", "7", "calls", "300000", "warmup", "0",
         "mode", "sync", "target", "10.0.0.1:20880", "timeout", "250", "syncThreads", "16", "connections", "4"));
