@@ -105,6 +105,8 @@ public final class RunAnalysis {
             + "still be warming up; raise -DwarmupMax"));
       }
     }
+    java.util.Set<Object> faulted = new java.util.HashSet<>();
+    faults.forEach(f -> faulted.add(f.get("request")));
     for (LatencyRecorder.RequestStats r : requests) {
       boolean warmup = EchoRun.isWarmup(r.name());
       CpuSampler.Shares shares = r.count() == 0 ? null
@@ -125,6 +127,9 @@ public final class RunAnalysis {
             + " of the machine's CPU during this level (threshold " + Html.pct(MAX_REST_SHARE) + "; injector "
             + Html.pct(shares.injector()) + ", servers " + Html.pct(shares.servers()) + ", steal "
             + Html.pct(shares.steal()) + "): its figures measure a shared machine, not the framework"));
+      }
+      if (faulted.contains(r.name())) {
+        continue; // its fault window is a hole in its windows: the faults table judges its recovery
       }
       if (r.count() > 0 && full.length < MIN_WINDOWS) {
         warnings.add(new Warning(r.name(), "too-short", "only " + full.length + " full 1-second windows (at least "

@@ -13,6 +13,7 @@ import java.util.concurrent.CompletionStage;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLongArray;
 import protocols.core.RpcClient;
 import protocols.core.RpcSettings;
 
@@ -26,11 +27,14 @@ final class GrpcClient implements RpcClient<Order, Order> {
   private final MobileServiceGrpc.MobileServiceBlockingStub[] blocking;
   private final AtomicInteger next = new AtomicInteger();
   private final long timeoutMillis;
+  private static final long RECONNECT_MILLIS = 250;
+  private final AtomicLongArray lastReset;
 
   GrpcClient(RpcSettings settings, int maxMessage) {
     int n = settings.connections() == 0 ? 1 : settings.connections(); // gRPC's default: one channel
     timeoutMillis = settings.timeoutMillis();
     channels = new ManagedChannel[n];
+    lastReset = new AtomicLongArray(n);
     async = new MobileServiceGrpc.MobileServiceStub[n];
     blocking = new MobileServiceGrpc.MobileServiceBlockingStub[n];
     for (int i = 0; i < n; i++) {
@@ -82,7 +86,8 @@ final class GrpcClient implements RpcClient<Order, Order> {
   @Override
   public CompletionStage<Order> callAsync(Order request) {
     CompletableFuture<Order> reply = new CompletableFuture<>();
-    async[pick()].withDeadlineAfter(timeoutMillis, TimeUnit.MILLISECONDS).hello(request, new StreamObserver<>() {
+    int i = pick();
+    async[i].withDeadlineAfter(timeoutMillis, TimeUnit.MILLISECONDS).hello(request, new StreamObserver<>() {
       @Override
       public void onNext(Order value) {
         reply.complete(value);
@@ -90,6 +95,7 @@ final class GrpcClient implements RpcClient<Order, Order> {
 
       @Override
       public void onError(Throwable t) {
+        reconnectSoon(i, t);
         reply.completeExceptionally(t);
       }
 
@@ -103,7 +109,29 @@ final class GrpcClient implements RpcClient<Order, Order> {
 
   @Override
   public Order callSync(Order request) {
-    return blocking[pick()].withDeadlineAfter(timeoutMillis, TimeUnit.MILLISECONDS).hello(request);
+    int i = pick();
+    try {
+      return blocking[i].withDeadlineAfter(timeoutMillis, TimeUnit.MILLISECONDS).hello(request);
+    } catch (StatusRuntimeException e) {
+      reconnectSoon(i, e);
+      throw e;
+    }
+  }
+
+  /**
+   * A channel whose server went away retries with exponential back-off (1 s, x1.6, up to 2 min): after
+   * an outage of a few seconds its next try could come many seconds after the server is back. While
+   * calls fail as UNAVAILABLE, ask for a new try now, at most every {@link #RECONNECT_MILLIS}.
+   */
+  private void reconnectSoon(int i, Throwable t) {
+    if (Status.fromThrowable(t).getCode() != Status.Code.UNAVAILABLE) {
+      return;
+    }
+    long now = System.nanoTime();
+    long last = lastReset.get(i);
+    if (now - last >= TimeUnit.MILLISECONDS.toNanos(RECONNECT_MILLIS) && lastReset.compareAndSet(i, last, now)) {
+      channels[i].resetConnectBackoff();
+    }
   }
 
   @Override
