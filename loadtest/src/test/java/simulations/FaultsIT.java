@@ -56,4 +56,19 @@ class FaultsIT {
     }
     assertTrue(page.contains("class=\"band\""), "the faults are marked on the throughput charts");
   }
+
+  @Test
+  void aStalledServerGivesTimeoutsThenServesAgain() throws Exception {
+    // SIGSTOP: the connection stays open and nothing answers, as a server stuck in a long GC pause.
+    GatlingProcess.Result run = GatlingProcess.run("IceEcho",
+        Map.of("levels", "5", "duration", "12", "warmup", "0", "timeout", "1000", "faults", "stop@2s,cont@4s"),
+        RESULTS.resolve("stall"), Duration.ofMinutes(2));
+    assertEquals(0, run.exitCode(), run.output());
+    JsonNode summary = run.summary();
+    JsonNode fault = summary.get("run").get("faults").get(0);
+    assertTrue(fault.get("recovered").asBoolean(), fault.toString());
+    JsonNode during = summary.get("requests").get("echo 5 clients (async) during fault");
+    assertTrue(during.get("koReasons").has("timeout after 1000 ms"), "a stall shows as timeouts: " + during);
+    GatlingProcess.assertLevel(summary.get("requests"), "echo 5 clients (async)", 5);
+  }
 }

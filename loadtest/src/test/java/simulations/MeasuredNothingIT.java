@@ -2,8 +2,11 @@ package simulations;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.Paths;
 import java.time.Duration;
@@ -11,6 +14,7 @@ import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import protocols.core.EmbeddedServer;
+import servers.netty.NettyEchoServer;
 import servers.thrift.ThriftEchoServer;
 
 /** A run that measured nothing, or mostly KOs, fails: a non-zero exit and a line that says why. */
@@ -32,6 +36,44 @@ class MeasuredNothingIT {
       assertTrue(seconds < 60, "failed within " + seconds + " s, not after the 30 s level");
       assertTrue(thrift.isAlive());
     }
+  }
+
+  @Test
+  void aServerThatDiesMidRunGivesABoundedNumberOfKoAndStopsTheRun() throws Exception {
+    // Not an injected fault: a -Dtarget server that dies, as a user's would.
+    EmbeddedServer netty = EmbeddedServer.start("netty", NettyEchoServer.class.getName(), List.of());
+    Path log = RESULTS.resolve("dies.log"); // GatlingProcess's output file
+    Thread killer = new Thread(() -> {
+      try {
+        // Once Gatling's console shows the level's calls (its first 5-second summary), kill the server.
+        for (int i = 0; i < 600; i++) {
+          Thread.sleep(100);
+          if (Files.exists(log) && Files.readString(log).contains("> echo 10 clients (async)")) {
+            break;
+          }
+        }
+      } catch (InterruptedException | java.io.IOException e) {
+        return;
+      }
+      netty.kill();
+    });
+    GatlingProcess.Result run;
+    try {
+      Files.deleteIfExists(log); // an earlier run's output would trigger the kill at once
+      killer.start();
+      run = GatlingProcess.run("NettyEcho", Map.of("target", netty.address().toString(), "levels", "10",
+          "duration", "60", "warmup", "0", "maxFailingSeconds", "5"), RESULTS.resolve("dies"), Duration.ofSeconds(90));
+    } finally {
+      killer.interrupt();
+      netty.close();
+    }
+    assertNotEquals(0, run.exitCode(), run.output());
+    assertTrue(run.output().contains("every call failed for 5 s (-DmaxFailingSeconds)"), run.output());
+    JsonNode level = run.summary().get("requests").get("echo 10 clients (async)");
+    long ko = level.get("ko").asLong();
+    // 10 users, each pausing 100 ms after a failed call, for about 5 s: some 500 KO, not millions.
+    assertTrue(ko > 0 && ko <= 10 * 10 * 15, "KO " + ko + " over " + level.get("durationSeconds") + " s");
+    assertTrue(level.get("durationSeconds").asDouble() < 50, "stopped early: " + level.get("durationSeconds") + " s");
   }
 
   @Test

@@ -188,8 +188,9 @@ public final class EchoRun {
 
   /** Stops the whole run, with Gatling's own mechanism, when every call has failed for {@code limit}. */
   static ChainBuilder stopIfFailing(Duration limit) {
-    return stopLoadGeneratorIf("every call failed for " + limit.toSeconds() + " s (-DmaxFailingSeconds): "
-        + "the server is down or does not answer this protocol; stopping the run", session -> FailureWatch.failingFor(limit));
+    String message = "every call failed for " + limit.toSeconds() + " s (-DmaxFailingSeconds): the server is down or"
+        + " does not answer this protocol; stopping the run";
+    return stopLoadGeneratorIf(message, session -> FailureWatch.failingFor(limit) && FailureWatch.announce(message));
   }
 
   /**

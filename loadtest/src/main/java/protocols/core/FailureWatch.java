@@ -9,6 +9,7 @@ import java.time.Duration;
 public final class FailureWatch {
   /** When the current unbroken run of KOs began (System.nanoTime), or 0 after an OK. */
   private static volatile long failingSince;
+  private static volatile boolean announced;
 
   private FailureWatch() {}
 
@@ -28,6 +29,19 @@ public final class FailureWatch {
   public static boolean failingFor(Duration limit) {
     long since = failingSince;
     return !limit.isZero() && since != 0 && System.nanoTime() - since >= limit.toNanos();
+  }
+
+  /** Prints {@code message} on stderr the first time it is called in this run; returns true. */
+  static boolean announce(String message) {
+    if (!announced) {
+      synchronized (FailureWatch.class) {
+        if (!announced) {
+          announced = true;
+          System.err.println("error: " + message);
+        }
+      }
+    }
+    return true;
   }
 
   static void reset() {
