@@ -32,6 +32,7 @@ public final class LatencyRecorder {
   /** Distinct KO messages kept per request; further ones are counted under {@link #OTHER_KO}. */
   static final int MAX_KO_REASONS = 20;
   static final String OTHER_KO = "(other messages)";
+  static final int MAX_KO_REASON_CHARS = 300;
   /** The percentiles of the spectrum, HdrHistogram style: ever closer to 100. */
   static final double[] SPECTRUM = {0, 10, 20, 30, 40, 50, 60, 70, 75, 80, 85, 90, 92.5, 95, 96.875, 97.5, 98.4375,
       99, 99.2188, 99.5, 99.6094, 99.75, 99.8047, 99.9, 99.9023, 99.95, 99.9512, 99.975, 99.99, 99.995, 99.999, 100};
@@ -44,8 +45,12 @@ public final class LatencyRecorder {
     record(requestName, startNanos, endNanos, ok ? null : "KO");
   }
 
-  /** Records one completed call: OK when {@code koReason} is null, else a KO with that message. */
+  /** Records one completed call: OK when {@code koReason} is null, else a KO with that message (cut at 300 chars). */
   public void record(String requestName, long startNanos, long endNanos, String koReason) {
+    if (koReason != null && koReason.length() > MAX_KO_REASON_CHARS) {
+      // Dubbo puts its whole URL in each message; the start says what happened.
+      koReason = koReason.substring(0, MAX_KO_REASON_CHARS) + "…";
+    }
     series.computeIfAbsent(requestName, n -> new Series(n, order.getAndIncrement()))
         .record(startNanos, endNanos, koReason);
   }
