@@ -44,6 +44,11 @@ public final class FailureWatch {
     return true;
   }
 
+  /** Whether this run was stopped because every call failed. */
+  static boolean stoppedTheRun() {
+    return announced;
+  }
+
   static void reset() {
     failingSince = 0;
   }
