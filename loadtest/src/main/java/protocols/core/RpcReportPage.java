@@ -75,7 +75,7 @@ public final class RpcReportPage {
           .append(level != null && level.warmup() ? "<br><span class=\"muted\">(not measured)</span>" : "")
           .append("</td><td class=\"count\">").append(r.count()).append("</td><td class=\"ko\">").append(r.ko())
           .append("</td><td>").append(fmt(r.durationSeconds(), 1)).append("</td><td class=\"throughput\">")
-          .append(fmt(r.throughput(), 0)).append("</td><td>").append(fmt(r.okThroughput(), 0)).append("</td><td>")
+          .append(fmt(tenths(r.throughput()), 0)).append("</td><td>").append(fmt(tenths(r.okThroughput()), 0)).append("</td><td>")
           .append(fmt(r.mean(), 0)).append("</td><td class=\"p50\">").append(r.p50()).append("</td><td>").append(r.p90())
           .append("</td><td class=\"p99\">").append(r.p99()).append("</td><td>").append(r.p999()).append("</td><td>")
           .append(r.max()).append("</td>");
@@ -95,6 +95,11 @@ public final class RpcReportPage {
       h.append("</tr>\n");
     }
     h.append("</table>\n");
+  }
+
+  /** As rpc-summary.json holds it (one decimal), so the page's whole number is the JSON's rounded. */
+  private static double tenths(double v) {
+    return Math.round(v * 10) / 10.0;
   }
 
   private static void koReasons(StringBuilder h, List<LatencyRecorder.RequestStats> requests) {
