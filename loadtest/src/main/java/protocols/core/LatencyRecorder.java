@@ -55,12 +55,6 @@ public final class LatencyRecorder {
         .record(startNanos, endNanos, koReason);
   }
 
-  /** OK completions per 1-second window of {@code requestName} so far, oldest first; empty if unknown. */
-  public long[] okWindows(String requestName) {
-    Series s = series.get(requestName);
-    return s == null ? new long[0] : s.windows(s.okWindows);
-  }
-
   /** Figures per request name, in the order the names were first seen. */
   public List<RequestStats> snapshot() {
     List<Series> all = new ArrayList<>(series.values());
@@ -206,11 +200,14 @@ public final class LatencyRecorder {
       lastEnd.accumulateAndGet(endNanos, Math::max);
     }
 
-    long[] windows(Map<Integer, LongAdder> counts) {
-      int n = Math.max(okWindows.keySet().stream().mapToInt(i -> i + 1).max().orElse(0),
-          koWindows.keySet().stream().mapToInt(i -> i + 1).max().orElse(0));
-      long[] out = new long[n];
-      counts.forEach((i, c) -> out[i] = c.sum());
+    /** {@code counts} as an array of {@code length} windows (OK and KO arrays share one length). */
+    static long[] windows(Map<Integer, LongAdder> counts, int length) {
+      long[] out = new long[length];
+      counts.forEach((i, c) -> {
+        if (i < length) {
+          out[i] = c.sum();
+        }
+      });
       return out;
     }
 
@@ -226,6 +223,8 @@ public final class LatencyRecorder {
           spectrum.add(new SpectrumPoint(p, p == 100 ? h.getMaxValue() : h.getValueAtPercentile(p)));
         }
       }
+      int windowCount = Math.max(okWindows.keySet().stream().mapToInt(i -> i + 1).max().orElse(0),
+          koWindows.keySet().stream().mapToInt(i -> i + 1).max().orElse(0));
       Map<String, Long> reasons = new LinkedHashMap<>();
       koReasons.entrySet().stream().sorted((a, b) -> Long.compare(b.getValue().sum(), a.getValue().sum()))
           .forEach(e -> reasons.put(e.getKey(), e.getValue().sum()));
@@ -239,7 +238,7 @@ public final class LatencyRecorder {
           any ? h.getValueAtPercentile(99) : 0,
           any ? h.getValueAtPercentile(99.9) : 0,
           any ? h.getMaxValue() : 0,
-          reasons, windows(okWindows), windows(koWindows), spectrum, encoded,
+          reasons, windows(okWindows, windowCount), windows(koWindows, windowCount), spectrum, encoded,
           n == 0 ? 0 : firstStart.get(), n == 0 ? 0 : lastEnd.get());
     }
   }

@@ -106,12 +106,13 @@ public final class RunReport {
   private synchronized void write(boolean interrupted) {
     cpu.ifPresent(CpuSampler::close);
     List<LatencyRecorder.RequestStats> requests = recorder.snapshot();
-    RunAnalysis analysis = RunAnalysis.of(requests, cpu, Warmup.outcomes(), Faults.outcomes());
+    List<Map<String, Object>> warmups = Warmup.outcomes();
+    List<Map<String, Object>> faults = Faults.outcomes();
+    RunAnalysis analysis = RunAnalysis.of(requests, cpu, warmups, faults);
     Map<String, Object> run = new LinkedHashMap<>();
     run.put("protocols", protocols);
     run.put("interrupted", interrupted);
-    run.put("warmups", Warmup.outcomes());
-    List<Map<String, Object>> faults = Faults.outcomes();
+    run.put("warmups", warmups);
     if (!faults.isEmpty()) {
       run.put("faults", faults);
     }

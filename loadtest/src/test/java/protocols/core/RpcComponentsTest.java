@@ -20,26 +20,12 @@ class RpcComponentsTest {
     AtomicInteger running = new AtomicInteger();
     AtomicInteger peak = new AtomicInteger();
     CountDownLatch release = new CountDownLatch(1);
-    RpcClient<String, String> blocking = new RpcClient<>() {
-      @Override
-      public CompletionStage<String> callAsync(String request) {
-        throw new AssertionError("sync mode must not use the async API");
-      }
-
-      @Override
-      public String callSync(String request) throws Exception {
-        peak.accumulateAndGet(running.incrementAndGet(), Math::max);
-        release.await(5, TimeUnit.SECONDS);
-        running.decrementAndGet();
-        return request;
-      }
-
-      @Override
-      public void close() {}
-    };
-    RpcSettings settings = RpcSettings.defaults(1).withMode(InvocationMode.SYNC).withSyncThreads(threads);
-    RpcComponents<String, String> components = new RpcComponents<>(
-        new RpcCallActionTest.TestProtocol(settings, blocking), blocking, RunReport.detached(), null);
+    RpcComponents<String, String> components = syncComponents(request -> {
+      peak.accumulateAndGet(running.incrementAndGet(), Math::max);
+      release.await(5, TimeUnit.SECONDS);
+      running.decrementAndGet();
+      return request;
+    }, RpcSettings.defaults(1).withSyncThreads(threads));
     List<CompletableFuture<String>> calls = new ArrayList<>();
     for (int i = 0; i < 50; i++) {
       calls.add(components.call(i, "call " + i)); // returns at once: nothing blocks the caller
@@ -55,33 +41,18 @@ class RpcComponentsTest {
   @Test
   void aTimedOutBlockingCallThatKeepsItsThreadDoesNotGrowThePoolQueue() throws Exception {
     CountDownLatch release = new CountDownLatch(1);
-    RpcClient<String, String> stuck = new RpcClient<>() {
-      @Override
-      public CompletionStage<String> callAsync(String request) {
-        throw new AssertionError("sync mode");
-      }
-
-      @Override
-      public String callSync(String request) {
-        // A blocking client that ignores interrupts, as a socket read without a timeout does.
-        while (true) {
-          try {
-            if (release.await(5, TimeUnit.SECONDS)) {
-              return request;
-            }
-          } catch (InterruptedException ignored) {
-            // keeps the thread
+    // A blocking client that ignores interrupts, as a socket read without a timeout does.
+    RpcComponents<String, String> components = syncComponents(request -> {
+      while (true) {
+        try {
+          if (release.await(5, TimeUnit.SECONDS)) {
+            return request;
           }
+        } catch (InterruptedException ignored) {
+          // keeps the thread
         }
       }
-
-      @Override
-      public void close() {}
-    };
-    RpcSettings settings = RpcSettings.defaults(1).withMode(InvocationMode.SYNC).withSyncThreads(1)
-        .withTimeout(java.time.Duration.ofMillis(50));
-    RpcComponents<String, String> components = new RpcComponents<>(
-        new RpcCallActionTest.TestProtocol(settings, stuck), stuck, RunReport.detached(), null);
+    }, RpcSettings.defaults(1).withSyncThreads(1).withTimeout(java.time.Duration.ofMillis(50)));
     List<String> failures = new ArrayList<>();
     // One virtual user: each call after the previous one has completed (timed out), as a user loops.
     for (int i = 0; i < 8; i++) {
@@ -97,5 +68,30 @@ class RpcComponentsTest {
     release.countDown();
     assertEquals("after", components.call(1, "after").get(5, TimeUnit.SECONDS), "the user goes on once the thread is free");
     components.close();
+  }
+
+  /** A client's blocking call, for a client that has only that. */
+  private interface BlockingCall {
+    String call(String request) throws Exception;
+  }
+
+  /** Sync-mode components around a client whose async API must never be used. */
+  private static RpcComponents<String, String> syncComponents(BlockingCall call, RpcSettings settings) {
+    RpcClient<String, String> client = new RpcClient<>() {
+      @Override
+      public CompletionStage<String> callAsync(String request) {
+        throw new AssertionError("sync mode must not use the async API");
+      }
+
+      @Override
+      public String callSync(String request) throws Exception {
+        return call.call(request);
+      }
+
+      @Override
+      public void close() {}
+    };
+    RpcSettings sync = settings.withMode(InvocationMode.SYNC);
+    return new RpcComponents<>(new RpcCallActionTest.TestProtocol(sync, client), client, RunReport.detached(), null);
   }
 }
