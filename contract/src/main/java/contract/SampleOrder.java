@@ -11,4 +11,12 @@ public final class SampleOrder {
   public static final int ORDER_STATUS = 1;
 
   private SampleOrder() {}
+
+  /** {@link #NAME} cut or padded with 'x' to {@code chars} characters: larger messages, same shape. */
+  public static String name(int chars) {
+    if (chars <= NAME.length()) {
+      return NAME.substring(0, chars);
+    }
+    return NAME + "x".repeat(chars - NAME.length());
+  }
 }

@@ -56,7 +56,8 @@ public final class PlainDriver {
     LatencyRecorder recorder = new LatencyRecorder();
     boolean complete = true;
     try (RpcClient<R, R> client = framework.newClient(params, target, mode, params.timeout())) {
-      Driver<R> driver = new Driver<>(framework, client, mode, params.timeout().toMillis(), params.syncThreads());
+      Driver<R> driver = new Driver<>(framework, client, mode, params.timeout().toMillis(), params.syncThreads(),
+          params);
       List<Integer> levels = params.levels();
       Warmup.Plan warmup = params.warmup();
       int users = Math.min(20, levels.stream().mapToInt(Integer::intValue).max().orElse(1));
@@ -90,7 +91,7 @@ public final class PlainDriver {
 
   /** Closed-loop users: each issues its next call when the previous one completed. */
   private record Driver<R>(EchoFramework<R> framework, RpcClient<R, R> client, InvocationMode mode,
-                           long timeoutMillis, int syncThreads) {
+                           long timeoutMillis, int syncThreads, LoadParams params) {
 
     /** Runs one level; false if it had to be cut short. */
     boolean level(int clients, Duration duration, Optional<Integer> calls, LatencyRecorder recorder, String name)
@@ -109,7 +110,7 @@ public final class PlainDriver {
           long budget = calls.orElse(-1);
           threads.execute(() -> {
             for (long n = 0; budget < 0 ? System.nanoTime() < deadline : n < budget; n++) {
-              R request = framework.order(ThreadLocalRandom.current().nextLong());
+              R request = framework.order(ThreadLocalRandom.current().nextLong(), params);
               long start = System.nanoTime();
               boolean ok;
               try {
@@ -153,7 +154,7 @@ public final class PlainDriver {
 
       void next() {
         while (!finished()) {
-          R request = framework.order(ThreadLocalRandom.current().nextLong());
+          R request = framework.order(ThreadLocalRandom.current().nextLong(), params);
           long start = System.nanoTime();
           CompletableFuture<R> call;
           try {

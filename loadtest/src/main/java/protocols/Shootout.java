@@ -27,7 +27,7 @@ import protocols.core.RunReport;
 public final class Shootout {
   /** The -D parameters a plain-driver JVM takes over from the shootout. */
   private static final List<String> PASSED_TO_PLAIN = List.of("levels", "duration", "calls", "warmup", "timeout",
-      "syncThreads", "connections", "serialization", "thrift.protocol");
+      "syncThreads", "connections", "serialization", "thrift.protocol", "orderNameChars");
 
   private final List<EchoRun> runs = new ArrayList<>();
   private final PopulationBuilder populations;
@@ -120,6 +120,7 @@ public final class Shootout {
     d.put("timeout (ms)", Long.toString(params.timeout().toMillis()));
     d.put("sync threads", Integer.toString(params.syncThreads()));
     d.put("connections", params.connections() == 0 ? "framework default" : Integer.toString(params.connections()));
+    d.put("order name (chars)", Integer.toString(params.orderName().length()));
     d.put("dubbo serialization", params.string("serialization", "hessian2"));
     d.put("thrift protocol", params.string("thrift.protocol", "binary"));
     d.put("plain driver", Boolean.toString(plain));

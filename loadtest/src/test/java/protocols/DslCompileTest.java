@@ -50,9 +50,9 @@ public class DslCompileTest extends Simulation {
 
   ThriftProtocolBuilder thriftProtocol = thrift.target("127.0.0.1:9090").wireProtocol("compact").connections(8);
 
-  GrpcProtocolBuilder grpcProtocol = grpc.target("127.0.0.1", 50051).connections(4).maxInboundMessageSize(4096);
+  GrpcProtocolBuilder grpcProtocol = grpc.target("127.0.0.1", 50051).connections(4).maxMessageBytes(4096);
 
-  IceProtocolBuilder iceProtocol = ice.target("127.0.0.1", 10000).connections(2).messageSizeMax(4096);
+  IceProtocolBuilder iceProtocol = ice.target("127.0.0.1", 10000).connections(2).maxMessageBytes(4096);
 
   NettyProtocolBuilder nettyProtocol = netty.target("127.0.0.1", 7000).connections(2).timeout(Duration.ofMillis(500));
 

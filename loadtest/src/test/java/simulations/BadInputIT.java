@@ -32,7 +32,10 @@ class BadInputIT {
       "mode     | callback       | error: mode must be async or sync",
       "warmup   | soon           | error: -Dwarmup must be auto or a whole number of seconds",
       "maxKoPercent | lots       | error: -DmaxKoPercent must be a number from 0 to 100",
-      "serialization | java      | error: -Dserialization must be one of hessian2|kryo|fastjson2"})
+      "serialization | java      | error: -Dserialization must be one of hessian2|kryo|fastjson2",
+      "maxMessageBytes | 10      | error: -DmaxMessageBytes must be a whole number from 1024",
+      // An order over Dubbo's 8 MiB payload limit: the first call says which limit, and how to raise it.
+      "orderNameChars | 9000000  | error: the first dubbo echo call to 127.0.0.1:"})
   void badParameterIsOneLine(String name, String value, String expected) throws Exception {
     GatlingProcess.Result run =
         GatlingProcess.run("DubboEcho", Map.of(name, value), RESULTS.resolve(name + "-" + value.hashCode()), LIMIT);

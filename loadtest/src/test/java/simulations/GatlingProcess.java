@@ -131,6 +131,9 @@ final class GatlingProcess {
     Files.createDirectories(resultsRoot);
     List<String> jvmOptions = new ArrayList<>();
     properties.forEach((k, v) -> jvmOptions.add("-D" + k + "=" + v));
+    // Gatling's logback, as in a user's run: in a reactor build the servers' jars are on this class
+    // path, and their manifests bring slf4j-simple along.
+    jvmOptions.add("-Dslf4j.provider=" + System.getProperty("slf4j.provider"));
     // As the Maven plugin does with the pom's gatling.runDescription: Gatling's report points to the µs page.
     List<String> command = JvmCommand.of(jvmOptions, "io.gatling.app.Gatling",
         List.of("-s", "simulations." + simulation, "-rf", resultsRoot.toString(), "-rd",

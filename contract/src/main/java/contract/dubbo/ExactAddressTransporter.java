@@ -15,7 +15,8 @@ import org.apache.dubbo.remoting.transport.netty4.NettyServer;
  * Dubbo's Netty 4 transport, but using exactly the address it is given. Dubbo itself rewrites any
  * 127.x address: a server asked to bind 127.0.0.1 binds 0.0.0.0 (AbstractServer), and a client asked
  * to connect to 127.0.0.1 connects to the machine's network address instead (AbstractClient). Both
- * would take the echo off loopback.
+ * would take the echo off loopback. Servers also get {@link GuardedCodec}, which closes connections
+ * that send garbage.
  */
 public final class ExactAddressTransporter implements Transporter {
 
@@ -26,7 +27,7 @@ public final class ExactAddressTransporter implements Transporter {
 
   @Override
   public RemotingServer bind(URL url, ChannelHandler handler) throws RemotingException {
-    return new NettyServer(url, handler) {
+    return new NettyServer(url.addParameter(Constants.CODEC_KEY, GuardedCodec.NAME), handler) {
       @Override
       public InetSocketAddress getBindAddress() {
         // Called from the super constructor: only getUrl() is set by then.

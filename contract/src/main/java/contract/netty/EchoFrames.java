@@ -18,7 +18,8 @@ public final class EchoFrames {
   public static final int DEFAULT_MAX_FRAME = 64 * 1024;
 
   private static final ThreadLocal<Kryo> KRYO = ThreadLocal.withInitial(EchoFrames::newKryo);
-  private static final ThreadLocal<Output> OUTPUT = ThreadLocal.withInitial(() -> new Output(256, DEFAULT_MAX_FRAME));
+  // Unbounded: write() checks the frame against the caller's limit, so the error can say by how much.
+  private static final ThreadLocal<Output> OUTPUT = ThreadLocal.withInitial(() -> new Output(256, -1));
 
   private EchoFrames() {}
 
@@ -30,11 +31,38 @@ public final class EchoFrames {
     return kryo;
   }
 
-  /** Writes one whole frame, length prefix included. */
-  public static void write(ByteBuf out, long callId, Order order) {
+  /** A frame longer than the limit in force; nothing was written. */
+  public static final class FrameTooLarge extends RuntimeException {
+    private final long size;
+    private final int limit;
+
+    FrameTooLarge(long size, int limit) {
+      super("frame of " + size + " bytes is over the " + limit + "-byte limit", null, false, false);
+      this.size = size;
+      this.limit = limit;
+    }
+
+    public long size() {
+      return size;
+    }
+
+    public int limit() {
+      return limit;
+    }
+  }
+
+  /**
+   * Writes one whole frame, length prefix included.
+   *
+   * @throws FrameTooLarge if the frame (call id and order) would be longer than {@code maxFrame}
+   */
+  public static void write(ByteBuf out, long callId, Order order, int maxFrame) {
     Output o = OUTPUT.get();
     o.reset();
     KRYO.get().writeObject(o, order);
+    if (Long.BYTES + o.position() > maxFrame) {
+      throw new FrameTooLarge(Long.BYTES + o.position(), maxFrame);
+    }
     out.writeInt(Long.BYTES + o.position());
     out.writeLong(callId);
     out.writeBytes(o.getBuffer(), 0, o.position());

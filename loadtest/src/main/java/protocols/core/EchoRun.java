@@ -17,6 +17,7 @@ import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.time.Duration;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.ArrayList;
@@ -79,12 +80,20 @@ public final class EchoRun {
    * One real echo before the first level: accepting TCP proves nothing (a server of another framework
    * accepts too), so a run against a wrong or dead server ends here with one line, not with levels of KOs.
    */
-  static <R> void probe(EchoFramework<R> framework, LoadParams params, HostPort target, String source) {
+  public static <R> void probe(EchoFramework<R> framework, LoadParams params, HostPort target, String source) {
     Duration timeout = params.timeout().compareTo(PROBE_TIMEOUT) > 0 ? params.timeout() : PROBE_TIMEOUT;
-    R order = framework.order(1);
-    R reply;
+    R order = framework.order(1, params);
+    R reply = null;
+    String limit = null;
     try (RpcClient<R, R> client = framework.newClient(params, target, InvocationMode.ASYNC, timeout)) {
-      reply = client.callAsync(order).toCompletableFuture().get(timeout.toMillis() + 1_000, TimeUnit.MILLISECONDS);
+      try {
+        reply = client.callAsync(order).toCompletableFuture().get(timeout.toMillis() + 1_000, TimeUnit.MILLISECONDS);
+      } catch (ExecutionException | RuntimeException e) {
+        limit = client.sizeLimit(Errors.unwrap(e), order);
+        if (limit == null) {
+          throw e;
+        }
+      }
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       throw new IllegalStateException("interrupted while probing the " + framework.name() + " server at " + target);
@@ -93,6 +102,10 @@ public final class EchoRun {
       throw new IllegalStateException("the server at " + target + " (" + source + ") does not answer a "
           + framework.name() + " echo call: " + (cause instanceof TimeoutException ? "no reply within "
           + timeout.toMillis() + " ms" : Errors.rootMessage(cause)));
+    }
+    if (limit != null) {
+      throw new IllegalStateException("the first " + framework.name() + " echo call to " + target + " (" + source
+          + ") failed: " + limit);
     }
     if (!order.equals(reply)) {
       throw new IllegalStateException("the server at " + target + " (" + source + ") answered a " + framework.name()
@@ -166,12 +179,12 @@ public final class EchoRun {
       int users = Math.min(20, levels.stream().mapToInt(Integer::intValue).max().orElse(1));
       String name = prefix + WARMUP + " " + tag;
       steps.add(withProtocol(scenario(name)
-          .exec(Warmup.loop(name, warmup, framework.echoCall(name), failing), stopIfFailing(failing))
+          .exec(Warmup.loop(name, warmup, framework.echoCall(name, params), failing), stopIfFailing(failing))
           .injectOpen(atOnceUsers(users)), protocol));
     }
     for (int clients : levels) {
       String request = requestName(prefix, clients, mode);
-      ActionBuilder call = framework.echoCall(request);
+      ActionBuilder call = framework.echoCall(request, params);
       // Users leave the loop once every call has failed for -DmaxFailingSeconds; the run then stops.
       ChainBuilder loop = params.calls()
           .map(n -> asLongAs(session -> session.getInt(COUNTER) < n && !FailureWatch.failingFor(failing), COUNTER)

@@ -8,6 +8,7 @@ import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.Paths;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -29,6 +30,7 @@ public final class EmbeddedServer implements AutoCloseable {
   private final HostPort address;
   private final Path log;
   private final Thread killOnExit;
+  private final java.util.concurrent.atomic.AtomicLong stdoutLines = new java.util.concurrent.atomic.AtomicLong();
 
   private EmbeddedServer(String framework, List<String> command, Process process, HostPort address, Path log) {
     this.framework = framework;
@@ -94,7 +96,7 @@ public final class EmbeddedServer implements AutoCloseable {
     Thread drain = new Thread(() -> {
       try {
         while (out.readLine() != null) {
-          // discard
+          stdoutLines.incrementAndGet();
         }
       } catch (IOException ignored) {
         // process ended
@@ -120,6 +122,34 @@ public final class EmbeddedServer implements AutoCloseable {
 
   public HostPort address() {
     return address;
+  }
+
+  /** Lines the server printed after its ready line, on stdout and stderr, restarts included. */
+  public long logLines() {
+    try (var lines = Files.lines(log, StandardCharsets.ISO_8859_1)) {
+      return stdoutLines.get() + lines.count();
+    } catch (IOException | java.io.UncheckedIOException e) {
+      throw new IllegalStateException("could not read the " + framework + " server's log: " + Errors.oneLine(e));
+    }
+  }
+
+  /** The server's log file (stderr). */
+  public Path log() {
+    return log;
+  }
+
+  /** The server's resident memory in bytes (Linux /proc), for flood tests. */
+  public long residentBytes() {
+    try {
+      for (String line : Files.readAllLines(Paths.get("/proc", Long.toString(process.pid()), "status"))) {
+        if (line.startsWith("VmRSS:")) {
+          return Long.parseLong(line.replaceAll("[^0-9]", "")) * 1024;
+        }
+      }
+    } catch (IOException e) {
+      // fall through
+    }
+    throw new IllegalStateException("no resident memory figure for the " + framework + " server");
   }
 
   public boolean isAlive() {

@@ -1,5 +1,6 @@
 package protocols.core;
 
+import contract.SampleOrder;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -185,6 +186,23 @@ public final class LoadParams {
     return steps;
   }
 
+  /**
+   * {@code -DorderNameChars}: the sample order's name, cut or padded to this many characters, for
+   * larger messages; unset, the write-ups' "Zhang San".
+   */
+  public String orderName() {
+    return raw("orderNameChars").isEmpty() ? SampleOrder.NAME
+        : SampleOrder.name(intParam("orderNameChars", SampleOrder.NAME.length(), 0, 256 * 1024 * 1024));
+  }
+
+  /**
+   * {@code -DmaxMessageBytes}: the size limit of every client and embedded server; unset, each
+   * framework's own (README: "Size limits").
+   */
+  public Optional<Integer> maxMessageBytes() {
+    return raw("maxMessageBytes").map(v -> intParam("maxMessageBytes", 0, 1024, Integer.MAX_VALUE));
+  }
+
   /** {@code -Dconnections}: 0 keeps the framework's default. */
   public int connections() {
     return intParam("connections", 0, 0, 1_024);
@@ -227,6 +245,8 @@ public final class LoadParams {
     timeout();
     syncThreads();
     connections();
+    orderName();
+    maxMessageBytes();
     koPause();
     maxKoPercent();
     maxFailingSeconds();

@@ -99,6 +99,8 @@ final class RpcCallAction<Req, Resp> extends SafeAction {
       } else if (e instanceof Crash) {
         code = "crash";
         failure = "crash: " + e.getMessage();
+      } else if ((failure = components.client().sizeLimit(e, message)) != null) {
+        code = SizeLimit.CODE;
       } else {
         code = components.client().errorCode(e);
         failure = Errors.oneLine(e);

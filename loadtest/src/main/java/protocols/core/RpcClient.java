@@ -27,6 +27,15 @@ public interface RpcClient<Req, Resp> extends AutoCloseable {
     return error.getClass().getSimpleName();
   }
 
+  /**
+   * If {@code error} is a size limit at work (the request or the reply too large for the client or
+   * the server), the KO message that says so, from {@link SizeLimit#message}; otherwise null.
+   * Called only for failed calls.
+   */
+  default String sizeLimit(Throwable error, Req request) {
+    return null;
+  }
+
   @Override
   void close();
 }

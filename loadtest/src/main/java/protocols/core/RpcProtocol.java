@@ -21,6 +21,14 @@ public abstract class RpcProtocol<Req, Resp> implements Protocol {
   /** The framework's name, for logs and errors. */
   public abstract String framework();
 
+  /** The framework's own size limit for one message (request or reply), in bytes. */
+  protected abstract int defaultMaxMessageBytes();
+
+  /** The largest request or reply this protocol's client sends or accepts, in bytes. */
+  public final int maxMessageBytes() {
+    return settings.maxMessageBytes() > 0 ? settings.maxMessageBytes() : defaultMaxMessageBytes();
+  }
+
   /** The framework's own settings, for the run summary (e.g. Dubbo's serialization). */
   public Map<String, Object> describe() {
     return Map.of();

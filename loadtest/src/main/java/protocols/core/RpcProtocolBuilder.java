@@ -61,6 +61,14 @@ public abstract class RpcProtocolBuilder<B extends RpcProtocolBuilder<B>> implem
     return with(settings.withKoPause(pause));
   }
 
+  /**
+   * The largest request or reply the client sends or accepts, in bytes; 0 keeps the framework's
+   * default. A call over it is a KO that names the limit. The server has a limit of its own.
+   */
+  public B maxMessageBytes(int bytes) {
+    return with(settings.withMaxMessageBytes(bytes));
+  }
+
   public RpcSettings settings() {
     return settings;
   }

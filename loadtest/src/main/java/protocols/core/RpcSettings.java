@@ -13,9 +13,11 @@ import java.util.Objects;
  * @param syncThreads size of the sync pool (default 200, as in the write-up)
  * @param connections connections or channels the users share; 0 means the framework's default
  * @param koPause how long a user waits after a failed call (not a timeout) before its next one
+ * @param maxMessageBytes the largest request or reply the client sends or accepts; 0 means the
+ *     framework's default ({@link RpcProtocol#maxMessageBytes()})
  */
 public record RpcSettings(String host, int port, Duration timeout, InvocationMode mode, int syncThreads, int connections,
-                          Duration koPause) {
+                          Duration koPause, int maxMessageBytes) {
 
   /** The one default per-call timeout, for the DSL and for {@code -Dtimeout} alike. */
   public static final Duration DEFAULT_TIMEOUT = Duration.ofMillis(3000);
@@ -47,34 +49,43 @@ public record RpcSettings(String host, int port, Duration timeout, InvocationMod
     if (connections < 0) {
       throw new IllegalArgumentException("connections must be 0 (framework default) or more, got " + connections);
     }
+    if (maxMessageBytes < 0) {
+      throw new IllegalArgumentException("maxMessageBytes must be 0 (framework default) or more, got "
+          + maxMessageBytes);
+    }
   }
 
   public static RpcSettings defaults(int port) {
-    return new RpcSettings("127.0.0.1", port, DEFAULT_TIMEOUT, InvocationMode.ASYNC, DEFAULT_SYNC_THREADS, 0, DEFAULT_KO_PAUSE);
+    return new RpcSettings("127.0.0.1", port, DEFAULT_TIMEOUT, InvocationMode.ASYNC, DEFAULT_SYNC_THREADS, 0,
+        DEFAULT_KO_PAUSE, 0);
   }
 
   public RpcSettings withTarget(String newHost, int newPort) {
-    return new RpcSettings(newHost, newPort, timeout, mode, syncThreads, connections, koPause);
+    return new RpcSettings(newHost, newPort, timeout, mode, syncThreads, connections, koPause, maxMessageBytes);
   }
 
   public RpcSettings withTimeout(Duration newTimeout) {
-    return new RpcSettings(host, port, newTimeout, mode, syncThreads, connections, koPause);
+    return new RpcSettings(host, port, newTimeout, mode, syncThreads, connections, koPause, maxMessageBytes);
   }
 
   public RpcSettings withMode(InvocationMode newMode) {
-    return new RpcSettings(host, port, timeout, newMode, syncThreads, connections, koPause);
+    return new RpcSettings(host, port, timeout, newMode, syncThreads, connections, koPause, maxMessageBytes);
   }
 
   public RpcSettings withSyncThreads(int n) {
-    return new RpcSettings(host, port, timeout, mode, n, connections, koPause);
+    return new RpcSettings(host, port, timeout, mode, n, connections, koPause, maxMessageBytes);
   }
 
   public RpcSettings withConnections(int n) {
-    return new RpcSettings(host, port, timeout, mode, syncThreads, n, koPause);
+    return new RpcSettings(host, port, timeout, mode, syncThreads, n, koPause, maxMessageBytes);
   }
 
   public RpcSettings withKoPause(Duration pause) {
-    return new RpcSettings(host, port, timeout, mode, syncThreads, connections, pause);
+    return new RpcSettings(host, port, timeout, mode, syncThreads, connections, pause, maxMessageBytes);
+  }
+
+  public RpcSettings withMaxMessageBytes(int bytes) {
+    return new RpcSettings(host, port, timeout, mode, syncThreads, connections, koPause, bytes);
   }
 
   public long timeoutMillis() {

@@ -74,6 +74,7 @@ public final class RunReport {
       p.put("syncThreads", s.syncThreads());
     }
     p.put("connections", s.connections() == 0 ? "framework default" : s.connections());
+    p.put("maxMessageBytes", protocol.maxMessageBytes());
     p.putAll(protocol.describe());
     report.protocols.add(p);
     return report;

@@ -5,6 +5,8 @@ import contract.dubbo.ExactAddressTransporter;
 import contract.dubbo.MobileService;
 import contract.pojo.Order;
 import java.util.concurrent.CompletionStage;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.apache.dubbo.config.ApplicationConfig;
 import org.apache.dubbo.config.ReferenceConfig;
 import org.apache.dubbo.config.bootstrap.DubboBootstrap;
@@ -12,6 +14,7 @@ import org.apache.dubbo.remoting.TimeoutException;
 import org.apache.dubbo.rpc.RpcException;
 import protocols.core.RpcClient;
 import protocols.core.RpcSettings;
+import protocols.core.SizeLimit;
 
 /** A Dubbo consumer of the echo: one reference, connected straight to the server (no registry). */
 final class DubboClient implements RpcClient<Order, Order> {
@@ -24,14 +27,18 @@ final class DubboClient implements RpcClient<Order, Order> {
   }
 
   static final int RECONNECT_MILLIS = 1_000;
+  private static final Pattern TOO_LARGE = Pattern.compile("Data length too large: (\\d+), max payload: (\\d+)");
   private final DubboBootstrap bootstrap;
   private final MobileService service;
 
-  DubboClient(RpcSettings settings, String serialization) {
+  DubboClient(RpcSettings settings, String serialization, int maxPayload) {
     DubboSerialization.secureKryo();
     ApplicationConfig application = new ApplicationConfig("gatling-dubbo-consumer");
     application.setQosEnable(false);
     application.setSerializeCheckStatus("STRICT");
+    // When a connection drops, Dubbo waits this long (default 10 s, so past any call timeout) before
+    // failing the calls still in flight on it; 0 fails them at once, as the other clients do.
+    application.setShutwait("0");
 
     ReferenceConfig<MobileService> reference = new ReferenceConfig<>();
     reference.setInterface(MobileService.class);
@@ -39,7 +46,7 @@ final class DubboClient implements RpcClient<Order, Order> {
     // negotiating its own default (fastjson2) instead. client=exact keeps 127.0.0.1 as given.
     reference.setUrl("dubbo://" + settings.host() + ":" + settings.port() + "/" + MobileService.class.getName()
         + "?serialization=" + serialization + "&prefer.serialization=" + serialization
-        + "&client=" + ExactAddressTransporter.NAME
+        + "&client=" + ExactAddressTransporter.NAME + "&payload=" + maxPayload
         // A lost connection is retried every max(least-reconnect-duration, heartbeat) ms, by default
         // every 60 s: a restarted server went unused for 45-50 s. Retry every second instead.
         + "&heartbeat=" + RECONNECT_MILLIS + "&dubbo.application.least-reconnect-duration=" + RECONNECT_MILLIS);
@@ -67,6 +74,19 @@ final class DubboClient implements RpcClient<Order, Order> {
   @Override
   public boolean isTimeout(Throwable error) {
     return error instanceof TimeoutException || error instanceof RpcException e && e.isTimeout();
+  }
+
+  @Override
+  public String sizeLimit(Throwable error, Order request) {
+    // Dubbo's codec, on either side: "Data length too large: 10000136, max payload: 8388608, channel: ..."
+    for (Throwable t = error; t != null; t = t.getCause() == t ? null : t.getCause()) {
+      Matcher m = TOO_LARGE.matcher(String.valueOf(t.getMessage()));
+      if (m.find()) {
+        return SizeLimit.message("dubbo", "message", Long.parseLong(m.group(1)), Long.parseLong(m.group(2)),
+            "--payload");
+      }
+    }
+    return null;
   }
 
   @Override

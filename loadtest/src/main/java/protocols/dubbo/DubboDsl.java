@@ -17,7 +17,7 @@ public final class DubboDsl {
   public static final DubboProtocolBuilder dubbo = DubboProtocolBuilder.DEFAULT;
 
   /** Dubbo in an echo run; {@code -Dserialization=hessian2|kryo|fastjson2} sets both sides. */
-  public static final EchoFramework<Order> ECHO = EchoFramework.<Order>of("dubbo", "servers.dubbo.DubboEchoServer",
+  public static final EchoFramework<Order> ECHO = EchoFramework.<Order>of("dubbo", "servers.dubbo.DubboEchoServer", "--payload",
           p -> dubbo.serialization(serialization(p)), DubboDsl::dubbo, DubboDsl::order)
       .withServerArgs(p -> List.of("--serialization", serialization(p)));
 
@@ -34,7 +34,12 @@ public final class DubboDsl {
 
   /** The write-ups' sample order with the given id. */
   public static Order order(long orderId) {
-    return new Order(orderId, SampleOrder.PHONE, SampleOrder.NAME, SampleOrder.ORDER_NUM, SampleOrder.ORDER_DATE,
+    return order(orderId, SampleOrder.NAME);
+  }
+
+  /** The sample order with another name (-DorderNameChars). */
+  public static Order order(long orderId, String name) {
+    return new Order(orderId, SampleOrder.PHONE, name, SampleOrder.ORDER_NUM, SampleOrder.ORDER_DATE,
         SampleOrder.TICKET_TYPE, SampleOrder.AMOUNT, SampleOrder.ORDER_STATUS);
   }
 }

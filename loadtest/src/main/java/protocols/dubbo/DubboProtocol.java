@@ -11,6 +11,9 @@ import protocols.core.RpcSettings;
 public final class DubboProtocol extends RpcProtocol<Order, Order> {
   public static final RpcProtocolKey<DubboProtocol> KEY = new RpcProtocolKey<>(DubboProtocol.class);
 
+  /** Dubbo's own payload limit (URL parameter payload), also the echo server's --payload default. */
+  static final int DEFAULT_PAYLOAD = 8 * 1024 * 1024;
+
   private final String serialization;
 
   DubboProtocol(RpcSettings settings, String serialization) {
@@ -33,7 +36,12 @@ public final class DubboProtocol extends RpcProtocol<Order, Order> {
   }
 
   @Override
+  protected int defaultMaxMessageBytes() {
+    return DEFAULT_PAYLOAD;
+  }
+
+  @Override
   public RpcClient<Order, Order> newClient() {
-    return new DubboClient(settings(), serialization);
+    return new DubboClient(settings(), serialization, maxMessageBytes());
   }
 }

@@ -14,8 +14,11 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLongArray;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import protocols.core.RpcClient;
 import protocols.core.RpcSettings;
+import protocols.core.SizeLimit;
 
 /**
  * grpc-java client: {@code channels} HTTP/2 connections built once, calls spread over them in turn.
@@ -29,8 +32,13 @@ final class GrpcClient implements RpcClient<Order, Order> {
   private final long timeoutMillis;
   private static final long RECONNECT_MILLIS = 250;
   private final AtomicLongArray lastReset;
+  private final int maxMessage;
+
+  /** grpc-java's RESOURCE_EXHAUSTED description, on either side: "gRPC message exceeds maximum size 1048576: 2000058". */
+  private static final Pattern EXCEEDS = Pattern.compile("exceeds maximum size (\\d+): (\\d+)");
 
   GrpcClient(RpcSettings settings, int maxMessage) {
+    this.maxMessage = maxMessage;
     int n = settings.connections() == 0 ? 1 : settings.connections(); // gRPC's default: one channel
     timeoutMillis = settings.timeoutMillis();
     channels = new ManagedChannel[n];
@@ -137,6 +145,24 @@ final class GrpcClient implements RpcClient<Order, Order> {
   @Override
   public boolean isTimeout(Throwable error) {
     return Status.fromThrowable(error).getCode() == Status.Code.DEADLINE_EXCEEDED;
+  }
+
+  @Override
+  public String sizeLimit(Throwable error, Order request) {
+    if (!(error instanceof StatusRuntimeException e) || e.getStatus().getCode() != Status.Code.RESOURCE_EXHAUSTED) {
+      return null;
+    }
+    Matcher m = EXCEEDS.matcher(String.valueOf(e.getStatus().getDescription()));
+    if (!m.find()) {
+      return null;
+    }
+    long limit = Long.parseLong(m.group(1));
+    long bytes = Long.parseLong(m.group(2));
+    // Both sides word it alike. A limit other than this client's is the server's (the request); this
+    // client's, with a request under it, means the reply; else either could have been refused.
+    String what = limit != maxMessage ? "request"
+        : request != null && request.getSerializedSize() <= limit ? "reply" : "message";
+    return SizeLimit.message("grpc", what, bytes, limit, "--max-message");
   }
 
   @Override

@@ -12,7 +12,7 @@ public final class GrpcDsl {
 
   /** gRPC in an echo run; {@code -Dconnections=N} spreads the users over N channels (default 1). */
   public static final EchoFramework<Order> ECHO =
-      EchoFramework.of("grpc", "servers.grpc.GrpcEchoServer", p -> grpc, GrpcDsl::grpc, GrpcDsl::order);
+      EchoFramework.of("grpc", "servers.grpc.GrpcEchoServer", "--max-message", p -> grpc, GrpcDsl::grpc, GrpcDsl::order);
 
   private GrpcDsl() {}
 
@@ -23,7 +23,12 @@ public final class GrpcDsl {
 
   /** The write-ups' sample order with the given id. */
   public static Order order(long orderId) {
-    return Order.newBuilder().setOrderId(orderId).setPhone(SampleOrder.PHONE).setName(SampleOrder.NAME)
+    return order(orderId, SampleOrder.NAME);
+  }
+
+  /** The sample order with another name (-DorderNameChars). */
+  public static Order order(long orderId, String name) {
+    return Order.newBuilder().setOrderId(orderId).setPhone(SampleOrder.PHONE).setName(name)
         .setOrderNum(SampleOrder.ORDER_NUM).setOrderDate(SampleOrder.ORDER_DATE).setTicketType(SampleOrder.TICKET_TYPE)
         .setAmount(SampleOrder.AMOUNT).setOrderStatus(SampleOrder.ORDER_STATUS).build();
   }

@@ -7,15 +7,15 @@ import protocols.core.RpcProtocol;
 import protocols.core.RpcProtocolKey;
 import protocols.core.RpcSettings;
 
-/** gRPC's Gatling protocol: the shared settings plus the largest reply accepted. */
+/** gRPC's Gatling protocol: the shared settings. */
 public final class GrpcProtocol extends RpcProtocol<Order, Order> {
   public static final RpcProtocolKey<GrpcProtocol> KEY = new RpcProtocolKey<>(GrpcProtocol.class);
 
-  private final int maxMessage;
+  /** The echo server's --max-message default; gRPC's own is 4 MiB. */
+  static final int DEFAULT_MAX_MESSAGE = 1024 * 1024;
 
-  GrpcProtocol(RpcSettings settings, int maxMessage) {
+  GrpcProtocol(RpcSettings settings) {
     super(settings);
-    this.maxMessage = maxMessage;
   }
 
   @Override
@@ -25,12 +25,16 @@ public final class GrpcProtocol extends RpcProtocol<Order, Order> {
 
   @Override
   public Map<String, Object> describe() {
-    return Map.of("channels", settings().connections() == 0 ? 1 : settings().connections(),
-        "maxInboundMessageSize", maxMessage);
+    return Map.of("channels", settings().connections() == 0 ? 1 : settings().connections());
+  }
+
+  @Override
+  protected int defaultMaxMessageBytes() {
+    return DEFAULT_MAX_MESSAGE;
   }
 
   @Override
   public RpcClient<Order, Order> newClient() {
-    return new GrpcClient(settings(), maxMessage);
+    return new GrpcClient(settings(), maxMessageBytes());
   }
 }

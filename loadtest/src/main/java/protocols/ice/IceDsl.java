@@ -12,7 +12,7 @@ public final class IceDsl {
 
   /** ZeroC Ice in an echo run. */
   public static final EchoFramework<Order> ECHO =
-      EchoFramework.of("ice", "servers.ice.IceEchoServer", p -> ice, IceDsl::ice, IceDsl::order);
+      EchoFramework.of("ice", "servers.ice.IceEchoServer", "--max-message", p -> ice, IceDsl::ice, IceDsl::order);
 
   private IceDsl() {}
 
@@ -23,7 +23,12 @@ public final class IceDsl {
 
   /** The write-ups' sample order with the given id. */
   public static Order order(long orderId) {
-    return new Order(orderId, SampleOrder.PHONE, SampleOrder.NAME, SampleOrder.ORDER_NUM, SampleOrder.ORDER_DATE,
+    return order(orderId, SampleOrder.NAME);
+  }
+
+  /** The sample order with another name (-DorderNameChars). */
+  public static Order order(long orderId, String name) {
+    return new Order(orderId, SampleOrder.PHONE, name, SampleOrder.ORDER_NUM, SampleOrder.ORDER_DATE,
         SampleOrder.TICKET_TYPE, SampleOrder.AMOUNT, SampleOrder.ORDER_STATUS);
   }
 }

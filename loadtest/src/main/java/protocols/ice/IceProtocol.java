@@ -1,21 +1,18 @@
 package protocols.ice;
 
+import contract.zeroc.IceSettings;
 import contract.zeroc.Order;
-import java.util.Map;
 import protocols.core.RpcClient;
 import protocols.core.RpcProtocol;
 import protocols.core.RpcProtocolKey;
 import protocols.core.RpcSettings;
 
-/** Ice's Gatling protocol: the shared settings plus Ice.MessageSizeMax. */
+/** Ice's Gatling protocol: the shared settings; maxMessageBytes is Ice.MessageSizeMax. */
 public final class IceProtocol extends RpcProtocol<Order, Order> {
   public static final RpcProtocolKey<IceProtocol> KEY = new RpcProtocolKey<>(IceProtocol.class);
 
-  private final int maxMessage;
-
-  IceProtocol(RpcSettings settings, int maxMessage) {
+  IceProtocol(RpcSettings settings) {
     super(settings);
-    this.maxMessage = maxMessage;
   }
 
   @Override
@@ -24,12 +21,12 @@ public final class IceProtocol extends RpcProtocol<Order, Order> {
   }
 
   @Override
-  public Map<String, Object> describe() {
-    return Map.of("messageSizeMaxBytes", maxMessage);
+  protected int defaultMaxMessageBytes() {
+    return IceSettings.DEFAULT_MAX_MESSAGE;
   }
 
   @Override
   public RpcClient<Order, Order> newClient() {
-    return new IceClient(settings(), maxMessage);
+    return new IceClient(settings(), maxMessageBytes());
   }
 }

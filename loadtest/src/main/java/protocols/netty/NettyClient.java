@@ -15,7 +15,9 @@ import io.netty.channel.SimpleChannelInboundHandler;
 import io.netty.channel.nio.NioIoHandler;
 import io.netty.channel.socket.SocketChannel;
 import io.netty.channel.socket.nio.NioSocketChannel;
+import io.netty.handler.codec.DecoderException;
 import io.netty.handler.codec.LengthFieldBasedFrameDecoder;
+import io.netty.handler.codec.TooLongFrameException;
 import java.io.IOException;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
@@ -25,8 +27,11 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReferenceArray;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import protocols.core.RpcClient;
 import protocols.core.RpcSettings;
+import protocols.core.SizeLimit;
 
 /**
  * The ceiling's client: calls multiplexed by call id over one connection (or {@code connections}),
@@ -42,11 +47,16 @@ final class NettyClient implements RpcClient<Order, Order> {
   private final AtomicLong callIds = new AtomicLong();
   private final AtomicInteger next = new AtomicInteger();
   private final long timeoutMillis;
+  private final int maxFrame;
+  private static final String SERVER_FLAG = "--max-frame";
+  /** Netty's TooLongFrameException: "Adjusted frame length exceeds 65536: 100012 - discarded". */
+  private static final Pattern TOO_LONG = Pattern.compile("exceeds \\d+: (\\d+)");
   private static final long RECONNECT_FIRST_MILLIS = 50;
   private static final long RECONNECT_MAX_MILLIS = 1_000;
 
-  NettyClient(RpcSettings settings) {
+  NettyClient(RpcSettings settings, int maxFrame) {
     timeoutMillis = settings.timeoutMillis();
+    this.maxFrame = maxFrame;
     group = new MultiThreadIoEventLoopGroup(Math.max(1, Runtime.getRuntime().availableProcessors()),
         NioIoHandler.newFactory());
     this.settings = settings;
@@ -56,7 +66,7 @@ final class NettyClient implements RpcClient<Order, Order> {
         .handler(new ChannelInitializer<SocketChannel>() {
           @Override
           protected void initChannel(SocketChannel ch) {
-            ch.pipeline().addLast(new LengthFieldBasedFrameDecoder(EchoFrames.DEFAULT_MAX_FRAME, 0,
+            ch.pipeline().addLast(new LengthFieldBasedFrameDecoder(maxFrame, 0,
                 EchoFrames.LENGTH_BYTES, 0, EchoFrames.LENGTH_BYTES), new Replies());
           }
         });
@@ -103,7 +113,13 @@ final class NettyClient implements RpcClient<Order, Order> {
     // Forget the call once it is answered, failed or timed out, so a lost reply leaks nothing.
     reply.orTimeout(timeoutMillis, TimeUnit.MILLISECONDS).whenComplete((r, e) -> pending.remove(id));
     ByteBuf frame = channel.alloc().buffer(128);
-    EchoFrames.write(frame, id, request);
+    try {
+      EchoFrames.write(frame, id, request, maxFrame);
+    } catch (RuntimeException e) {
+      frame.release();
+      reply.completeExceptionally(e);
+      return reply;
+    }
     channel.writeAndFlush(frame).addListener(f -> {
       if (!f.isSuccess()) {
         reply.completeExceptionally(f.cause());
@@ -115,6 +131,19 @@ final class NettyClient implements RpcClient<Order, Order> {
   @Override
   public Order callSync(Order request) throws Exception {
     return callAsync(request).toCompletableFuture().get();
+  }
+
+  @Override
+  public String sizeLimit(Throwable error, Order request) {
+    if (error instanceof EchoFrames.FrameTooLarge e) {
+      return SizeLimit.message("netty", "request", e.size(), e.limit(), SERVER_FLAG);
+    }
+    if (error instanceof DecoderException e && e.getCause() instanceof TooLongFrameException
+        || error instanceof TooLongFrameException) {
+      Matcher m = TOO_LONG.matcher(String.valueOf(error.getMessage()));
+      return SizeLimit.message("netty", "reply", m.find() ? Long.parseLong(m.group(1)) : -1, maxFrame, SERVER_FLAG);
+    }
+    return null;
   }
 
   @Override
@@ -153,6 +182,9 @@ final class NettyClient implements RpcClient<Order, Order> {
 
     @Override
     public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
+      // A reply over the frame limit: the connection is unusable; its calls fail with the reason.
+      pending.values().stream().filter(p -> p.channel == ctx.channel())
+          .forEach(p -> p.reply.completeExceptionally(cause));
       ctx.close();
     }
   }

@@ -1,5 +1,6 @@
 package protocols.netty;
 
+import contract.netty.EchoFrames;
 import contract.pojo.Order;
 import protocols.core.RpcClient;
 import protocols.core.RpcProtocol;
@@ -20,7 +21,12 @@ public final class NettyProtocol extends RpcProtocol<Order, Order> {
   }
 
   @Override
+  protected int defaultMaxMessageBytes() {
+    return EchoFrames.DEFAULT_MAX_FRAME;
+  }
+
+  @Override
   public RpcClient<Order, Order> newClient() {
-    return new NettyClient(settings());
+    return new NettyClient(settings(), maxMessageBytes());
   }
 }

@@ -7,12 +7,19 @@ import java.net.SocketTimeoutException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.apache.thrift.TApplicationException;
 import org.apache.thrift.TConfiguration;
+import org.apache.thrift.TException;
 import org.apache.thrift.async.AsyncMethodCallback;
 import org.apache.thrift.async.TAsyncClientManager;
+import org.apache.thrift.protocol.TMessage;
+import org.apache.thrift.protocol.TMessageType;
+import org.apache.thrift.protocol.TProtocol;
 import org.apache.thrift.protocol.TProtocolException;
 import org.apache.thrift.protocol.TProtocolFactory;
+import org.apache.thrift.transport.TMemoryBuffer;
 import org.apache.thrift.transport.TNonblockingSocket;
 import org.apache.thrift.transport.TSocket;
 import org.apache.thrift.transport.TTransport;
@@ -21,6 +28,7 @@ import org.apache.thrift.transport.layered.TFramedTransport;
 import protocols.core.ConnectionPool;
 import protocols.core.RpcClient;
 import protocols.core.RpcSettings;
+import protocols.core.SizeLimit;
 
 /**
  * Thrift clients over framed transport. A Thrift client carries one call at a time, so both the
@@ -28,16 +36,21 @@ import protocols.core.RpcSettings;
  * blocking ones are pooled: one connection per concurrent call, or at most {@code connections}.
  */
 final class ThriftClient implements RpcClient<Order, Order> {
+  private static final String SERVER_FLAG = "--max-frame";
+  /** TFramedTransport: "Frame size (2000116) larger than max length (1048576)!". */
+  private static final Pattern FRAME_TOO_LARGE = Pattern.compile("Frame size \\((\\d+)\\) larger than max length");
   private final RpcSettings settings;
   private final TProtocolFactory protocol;
   private final TAsyncClientManager[] managers;
   private final AtomicInteger nextManager = new AtomicInteger();
   private final ConnectionPool<MobileService.AsyncClient> asyncPool;
   private final ConnectionPool<BlockingConnection> blockingPool;
+  private final int maxFrame;
 
-  ThriftClient(RpcSettings settings, TProtocolFactory protocol) {
+  ThriftClient(RpcSettings settings, TProtocolFactory protocol, int maxFrame) {
     this.settings = settings;
     this.protocol = protocol;
+    this.maxFrame = maxFrame;
     // One selector thread per core, as Gatling has one event loop per core.
     int selectors = Math.max(1, Runtime.getRuntime().availableProcessors());
     managers = new TAsyncClientManager[selectors];
@@ -74,7 +87,7 @@ final class ThriftClient implements RpcClient<Order, Order> {
 
   private BlockingConnection openBlocking() throws TTransportException {
     TTransport transport = new TFramedTransport(
-        new TSocket(new TConfiguration(), settings.host(), settings.port(), (int) settings.timeoutMillis()));
+        new TSocket(configuration(maxFrame), settings.host(), settings.port(), (int) settings.timeoutMillis()));
     transport.open();
     return new BlockingConnection(transport, new MobileService.Client(protocol.getProtocol(transport)));
   }
@@ -121,6 +134,43 @@ final class ThriftClient implements RpcClient<Order, Order> {
   @Override
   public boolean isTimeout(Throwable error) {
     return error instanceof TTransportException && error.getCause() instanceof SocketTimeoutException;
+  }
+
+  private static TConfiguration configuration(int maxFrame) {
+    return new TConfiguration(Math.max(maxFrame, TConfiguration.DEFAULT_MAX_MESSAGE_SIZE), maxFrame,
+        TConfiguration.DEFAULT_RECURSION_DEPTH);
+  }
+
+  @Override
+  public String sizeLimit(Throwable error, Order request) {
+    if (!(error instanceof TTransportException)) {
+      return null;
+    }
+    Matcher m = FRAME_TOO_LARGE.matcher(String.valueOf(error.getMessage()));
+    if (m.find()) { // this client refused the reply (blocking client; the async one has no limit)
+      return SizeLimit.message("thrift", "reply", Long.parseLong(m.group(1)), maxFrame, SERVER_FLAG);
+    }
+    if (request == null) {
+      return null;
+    }
+    // The server closes a connection whose frame is over its limit; Thrift does not say why.
+    long size = frameSize(request);
+    return size > maxFrame ? SizeLimit.message("thrift", "request", size, maxFrame, SERVER_FLAG) : null;
+  }
+
+  /** The request's frame as this client writes it, without the 4-byte length. */
+  private long frameSize(Order request) {
+    try {
+      TMemoryBuffer buffer = new TMemoryBuffer(new TConfiguration(Integer.MAX_VALUE, Integer.MAX_VALUE,
+          TConfiguration.DEFAULT_RECURSION_DEPTH), 1024);
+      TProtocol out = protocol.getProtocol(buffer);
+      out.writeMessageBegin(new TMessage("hello", TMessageType.CALL, 0));
+      new MobileService.hello_args(request).write(out);
+      out.writeMessageEnd();
+      return buffer.length();
+    } catch (TException e) {
+      return -1;
+    }
   }
 
   @Override

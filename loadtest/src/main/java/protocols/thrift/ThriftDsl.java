@@ -14,7 +14,7 @@ public final class ThriftDsl {
   public static final ThriftProtocolBuilder thrift = ThriftProtocolBuilder.DEFAULT;
 
   /** Thrift in an echo run; {@code -Dthrift.protocol=binary|compact} sets both sides. */
-  public static final EchoFramework<Order> ECHO = EchoFramework.<Order>of("thrift", "servers.thrift.ThriftEchoServer",
+  public static final EchoFramework<Order> ECHO = EchoFramework.<Order>of("thrift", "servers.thrift.ThriftEchoServer", "--max-frame",
           p -> thrift.wireProtocol(wireProtocol(p)), ThriftDsl::thrift, ThriftDsl::order)
       .withServerArgs(p -> List.of("--protocol", wireProtocol(p)));
 
@@ -31,7 +31,12 @@ public final class ThriftDsl {
 
   /** The write-ups' sample order with the given id. */
   public static Order order(long orderId) {
-    return new Order(orderId, SampleOrder.PHONE, SampleOrder.NAME, SampleOrder.ORDER_NUM, SampleOrder.ORDER_DATE,
+    return order(orderId, SampleOrder.NAME);
+  }
+
+  /** The sample order with another name (-DorderNameChars). */
+  public static Order order(long orderId, String name) {
+    return new Order(orderId, SampleOrder.PHONE, name, SampleOrder.ORDER_NUM, SampleOrder.ORDER_DATE,
         SampleOrder.TICKET_TYPE, SampleOrder.AMOUNT, SampleOrder.ORDER_STATUS);
   }
 }

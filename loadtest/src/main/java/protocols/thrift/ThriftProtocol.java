@@ -12,6 +12,9 @@ import protocols.core.RpcSettings;
 public final class ThriftProtocol extends RpcProtocol<Order, Order> {
   public static final RpcProtocolKey<ThriftProtocol> KEY = new RpcProtocolKey<>(ThriftProtocol.class);
 
+  /** The echo server's --max-frame default. */
+  static final int DEFAULT_MAX_FRAME = 1024 * 1024;
+
   private final String wireProtocol;
 
   ThriftProtocol(RpcSettings settings, String wireProtocol) {
@@ -30,7 +33,12 @@ public final class ThriftProtocol extends RpcProtocol<Order, Order> {
   }
 
   @Override
+  protected int defaultMaxMessageBytes() {
+    return DEFAULT_MAX_FRAME;
+  }
+
+  @Override
   public RpcClient<Order, Order> newClient() {
-    return new ThriftClient(settings(), WireProtocols.factory(wireProtocol));
+    return new ThriftClient(settings(), WireProtocols.factory(wireProtocol), maxMessageBytes());
   }
 }

@@ -95,6 +95,21 @@ class RpcCallActionTest {
   }
 
   @Test
+  void aSizeLimitIsAKoThatSaysSoWithTheClientsWording() throws Exception {
+    Logged r = runOnce(new FunctionClient(req -> CompletableFuture.failedFuture(new IllegalStateException("reset"))) {
+      @Override
+      public String sizeLimit(Throwable error, String request) {
+        return error.getMessage().equals("reset") ? SizeLimit.message("test", "request", request.length(), 2, "--max")
+            : null;
+      }
+    }, Duration.ofSeconds(1), "abc");
+    assertEquals(KO$.MODULE$, r.status);
+    assertEquals(SizeLimit.CODE, r.code.get());
+    assertEquals("request of 3 bytes is over the 2-byte test message limit: raise it with -DmaxMessageBytes"
+        + " (DSL maxMessageBytes), and on a server of your own with --max", r.message.get());
+  }
+
+  @Test
   void clientThatThrowsIsKoNotAHang() throws Exception {
     Logged r = runOnce(new FunctionClient(req -> {
       throw new IllegalArgumentException("boom");
@@ -286,6 +301,11 @@ class RpcCallActionTest {
     @Override
     public String framework() {
       return "test";
+    }
+
+    @Override
+    protected int defaultMaxMessageBytes() {
+      return 1024;
     }
 
     @Override

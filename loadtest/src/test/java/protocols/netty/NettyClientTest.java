@@ -3,6 +3,7 @@ package protocols.netty;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import contract.netty.EchoFrames;
 import contract.pojo.Order;
 import java.net.InetAddress;
 import java.net.ServerSocket;
@@ -35,7 +36,7 @@ class NettyClientTest {
       acceptor.start();
       RpcSettings settings = RpcSettings.defaults(listener.getLocalPort()).withConnections(2)
           .withTimeout(Duration.ofSeconds(5));
-      try (NettyClient client = new NettyClient(settings)) {
+      try (NettyClient client = new NettyClient(settings, EchoFrames.DEFAULT_MAX_FRAME)) {
         acceptor.join(5_000);
         // Calls go to the connections in turn: the first to connection 0, the second to connection 1.
         CompletableFuture<Order> first = client.callAsync(NettyDsl.order(1)).toCompletableFuture();

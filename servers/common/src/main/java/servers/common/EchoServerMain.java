@@ -1,6 +1,7 @@
 package servers.common;
 
 import java.io.IOException;
+import java.io.PrintStream;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
@@ -38,6 +39,7 @@ public final class EchoServerMain {
   }
 
   public static void run(String framework, String[] args, Map<String, String> defaults, Starter starter) {
+    PrintStream stdout = ServerLogging.install();
     ServerFlags flags;
     String host;
     int port;
@@ -67,8 +69,8 @@ public final class EchoServerMain {
         stopped.countDown();
       }
     }, "echo-server-stop"));
-    System.out.println(READY_PREFIX + framework + " " + host + ":" + port);
-    System.out.flush();
+    stdout.println(READY_PREFIX + framework + " " + host + ":" + port);
+    stdout.flush();
     try {
       stopped.await();
     } catch (InterruptedException e) {

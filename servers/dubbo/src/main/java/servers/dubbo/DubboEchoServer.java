@@ -18,23 +18,27 @@ import servers.common.ServerFlags;
  * Dubbo provider of the echo: dubbo protocol over Netty, no registry (clients connect directly).
  *
  * <pre>java servers.dubbo.DubboEchoServer [--host 127.0.0.1] [--port 20880] [--threads 200]
- *     [--serialization hessian2|kryo|fastjson2]</pre>
+ *     [--serialization hessian2|kryo|fastjson2] [--payload 8388608]</pre>
  */
 public final class DubboEchoServer {
 
   public static final int DEFAULT_PORT = 20880;
+  /** Largest request or reply body, Dubbo's own default; a connection declaring more is closed (GuardedCodec). */
+  public static final int DEFAULT_PAYLOAD = 8 * 1024 * 1024;
 
   public static void main(String[] args) {
     Map<String, String> defaults = EchoServerMain.commonDefaults(DEFAULT_PORT);
     // 200 provider threads: the write-up's pool, and Dubbo's own default for a fixed pool.
     defaults.put("threads", "200");
     defaults.put("serialization", DubboSerialization.DEFAULT);
+    defaults.put("payload", Integer.toString(DEFAULT_PAYLOAD));
     EchoServerMain.run("dubbo", args, defaults, DubboEchoServer::start);
   }
 
   static EchoServerMain.RunningServer start(ServerFlags flags, String host, int port) {
     String serialization = flags.oneOf("serialization", DubboSerialization.SUPPORTED.toArray(String[]::new));
     int threads = flags.intValue("threads", 1, 10_000);
+    int payload = flags.intValue("payload", 1024, Integer.MAX_VALUE);
     DubboSerialization.secureKryo();
 
     ApplicationConfig application = new ApplicationConfig("dubbo-echo-server");
@@ -48,6 +52,7 @@ public final class DubboEchoServer {
     protocol.setParameters(Map.of(ExactAddressTransporter.BIND_HOST_KEY, host));
     protocol.setThreadpool("fixed");
     protocol.setThreads(threads);
+    protocol.setPayload(payload);
     protocol.setSerialization(serialization);
     protocol.setPreferSerialization(serialization);
 

@@ -80,7 +80,7 @@ public final class NettyEchoServer {
       long callId = EchoFrames.callId(frame);
       Order order = EchoFrames.order(frame);
       ByteBuf out = ctx.alloc().buffer(128);
-      EchoFrames.write(out, callId, order);
+      EchoFrames.write(out, callId, order, Integer.MAX_VALUE); // as long as the request, which fit
       ctx.writeAndFlush(out, ctx.voidPromise());
     }
 
