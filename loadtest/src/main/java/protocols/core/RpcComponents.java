@@ -49,8 +49,13 @@ public final class RpcComponents<Req, Resp> implements ProtocolComponents {
     try {
       client = protocol.newClient();
     } catch (RuntimeException e) {
-      throw new IllegalStateException(protocol.framework() + " client for " + s.host() + ":" + s.port()
-          + " could not start: " + Errors.rootMessage(e), e);
+      // Thrown from here, Gatling prints "Run crashed" and a stack trace; the cause fits on one line.
+      // The run has not started: nothing is lost, and shutdown hooks stop the embedded server.
+      System.err.println("error: the " + protocol.framework() + " client for " + s.host() + ":" + s.port()
+          + " could not start: " + Errors.rootMessage(e));
+      System.err.flush();
+      System.exit(1);
+      throw e;
     }
     RunReport report = RunReport.attach(core, protocol);
     RpcComponents<Req, Resp> components = new RpcComponents<>(protocol, client, report, core);

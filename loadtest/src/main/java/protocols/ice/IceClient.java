@@ -29,6 +29,7 @@ import protocols.core.SizeLimit;
  */
 final class IceClient implements RpcClient<Order, Order> {
   private static final String SERVER_FLAG = "--max-message";
+  private static final int STARTUP_TIMEOUT_MILLIS = 5_000;
   private static final Pattern REQUESTED = Pattern.compile("requested (\\d+) bytes");
   private final Communicator communicator;
   private final MobileServicePrx[] proxies;
@@ -51,7 +52,9 @@ final class IceClient implements RpcClient<Order, Order> {
         MobileServicePrx prx = MobileServicePrx.uncheckedCast(communicator.stringToProxy(endpoint))
             .ice_invocationTimeout((int) Math.min(Integer.MAX_VALUE, settings.timeoutMillis()));
         proxies[i] = settings.connections() == 0 ? prx : prx.ice_connectionId("c" + i);
-        proxies[i].ice_ping(); // fail at start, not on the first call, if the server is not there
+        // Fail at start, not on the first call, if the server is not there; a -Dtimeout of a few ms
+        // is for calls, not for setting up the connection.
+        proxies[i].ice_invocationTimeout(STARTUP_TIMEOUT_MILLIS).ice_ping();
       }
     } catch (RuntimeException e) {
       communicator.destroy();
