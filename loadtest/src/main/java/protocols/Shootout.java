@@ -55,6 +55,11 @@ public final class Shootout {
         params.levels(), Frameworks.CEILING, describe(params, frameworks, modes, plain), plainResults));
   }
 
+  /** The frameworks' names, in the order they run. */
+  public List<String> frameworks() {
+    return runs.stream().map(r -> r.framework().name()).toList();
+  }
+
   public PopulationBuilder populations() {
     return populations;
   }

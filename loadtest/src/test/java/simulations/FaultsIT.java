@@ -45,6 +45,9 @@ class FaultsIT {
       long firstOk = fault.get("firstOkAfterRestoreMillis").asLong();
       assertTrue(firstOk >= 0 && firstOk <= 5_000, framework + ": first OK " + firstOk + " ms after the server was back");
       assertTrue(fault.get("koDuringFault").asLong() > 0, framework + ": the kill was felt: " + fault);
+      // While the server is away, 5 users pausing 100 ms after each failed call: bounded, not a flood.
+      double window = fault.get("restoredSeconds").asDouble() - fault.get("faultStartSeconds").asDouble() + 5;
+      assertTrue(fault.get("koDuringFault").asLong() <= 5 * 10 * window * 2, framework + ": KO flood " + fault);
       JsonNode during = summary.get("requests").get(request + " during fault");
       assertEquals(fault.get("koDuringFault").asLong(), during.get("ko").asLong(), "the fault's KOs are its row's");
       // Calls in flight when the server dies (they started before the fault: the level's own row) and

@@ -3,6 +3,7 @@ package simulations;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -13,7 +14,11 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
+import protocols.Frameworks;
+import protocols.core.EchoFramework;
+import protocols.core.EchoRun;
 import protocols.core.EmbeddedServer;
+import protocols.core.LoadParams;
 import servers.netty.NettyEchoServer;
 import servers.thrift.ThriftEchoServer;
 
@@ -35,6 +40,28 @@ class MeasuredNothingIT {
       assertFalse(run.output().lines().anyMatch(l -> l.trim().startsWith("at ")), "no stack trace:\n" + run.output());
       assertTrue(seconds < 60, "failed within " + seconds + " s, not after the 30 s level");
       assertTrue(thrift.isAlive());
+    }
+  }
+
+  @Test
+  void everyFrameworksFirstCallFailsOnAServerOfAnotherFramework() throws Exception {
+    // Each client against the next framework's server: every one must tell it is not its echo.
+    List<String> names = Frameworks.names();
+    LoadParams params = new LoadParams(Map.of());
+    for (int i = 0; i < names.size(); i++) {
+      EchoFramework<?> client = Frameworks.byName(names.get(i));
+      EchoFramework<?> other = Frameworks.byName(names.get((i + 1) % names.size()));
+      try (EmbeddedServer server = EmbeddedServer.start(other.name(), other.serverMainClass(), other.serverArgs(params))) {
+        long t0 = System.nanoTime();
+        IllegalStateException e = assertThrows(IllegalStateException.class,
+            () -> EchoRun.probe(client, params, server.address(), "-Dtarget"), client.name() + " on " + other.name());
+        long millis = (System.nanoTime() - t0) / 1_000_000;
+        assertTrue(e.getMessage().startsWith("the server at " + server.address() + " (-Dtarget) does not answer a "
+            + client.name() + " echo call: "), e.getMessage());
+        assertFalse(e.getMessage().contains("\n"), e.getMessage());
+        assertTrue(millis < 15_000, client.name() + " on " + other.name() + ": " + millis + " ms");
+        assertTrue(server.isAlive(), other.name() + " survived a " + client.name() + " client");
+      }
     }
   }
 

@@ -17,7 +17,7 @@ package contract.zeroc;
 
 public interface MobileService extends com.zeroc.Ice.Object
 {
-    Order hello(Order order, com.zeroc.Ice.Current current);
+    java.util.concurrent.CompletionStage<Order> helloAsync(Order order, com.zeroc.Ice.Current current);
 
     /** @hidden */
     static final String[] _iceIds =
@@ -57,11 +57,10 @@ public interface MobileService extends com.zeroc.Ice.Object
         Order iceP_order;
         iceP_order = Order.ice_read(istr);
         inS.endReadParams();
-        Order ret = obj.hello(iceP_order, current);
-        com.zeroc.Ice.OutputStream ostr = inS.startWriteParams();
-        Order.ice_write(ostr, ret);
-        inS.endWriteParams(ostr);
-        return inS.setResult(ostr);
+        return inS.setResultFuture(obj.helloAsync(iceP_order, current), (ostr, ret) ->
+            {
+                Order.ice_write(ostr, ret);
+            });
     }
 
     /** @hidden */

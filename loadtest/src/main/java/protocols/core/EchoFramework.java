@@ -65,10 +65,11 @@ public final class EchoFramework<Req> {
     return serverMainClass;
   }
 
-  /** The embedded server's flags: the framework's own, and its size limit if -DmaxMessageBytes is set. */
+  /** The embedded server's flags: the framework's own, -DmaxMessageBytes's and -DserverDelayUs's. */
   public List<String> serverArgs(LoadParams params) {
     List<String> args = new ArrayList<>(serverArgs.apply(params));
     params.maxMessageBytes().ifPresent(bytes -> args.addAll(List.of(maxMessageFlag, Integer.toString(bytes))));
+    params.serverDelayUs().ifPresent(us -> args.addAll(List.of("--delay-us", Integer.toString(us))));
     return List.copyOf(args);
   }
 

@@ -60,6 +60,10 @@ public final class EchoRun {
         if (!params.faults().isEmpty()) {
           throw new IllegalArgumentException("-Dfaults acts on the embedded server; leave out -D" + targetParam);
         }
+        if (params.serverDelayUs().isPresent()) {
+          throw new IllegalArgumentException("-DserverDelayUs sets the embedded server's --delay-us; leave out -D"
+              + targetParam + ", or start your server with --delay-us");
+        }
         HostPort target = params.target(targetParam).get();
         checkReachable(framework.name(), target, targetParam);
         probe(framework, params, target, "-D" + targetParam);

@@ -203,6 +203,11 @@ public final class LoadParams {
     return raw("maxMessageBytes").map(v -> intParam("maxMessageBytes", 0, 1024, Integer.MAX_VALUE));
   }
 
+  /** {@code -DserverDelayUs}: the embedded servers' --delay-us, a service time per call in µs. */
+  public Optional<Integer> serverDelayUs() {
+    return raw("serverDelayUs").map(v -> intParam("serverDelayUs", 0, 0, 10_000_000));
+  }
+
   /** {@code -Dconnections}: 0 keeps the framework's default. */
   public int connections() {
     return intParam("connections", 0, 0, 1_024);
@@ -247,6 +252,7 @@ public final class LoadParams {
     connections();
     orderName();
     maxMessageBytes();
+    serverDelayUs();
     koPause();
     maxKoPercent();
     maxFailingSeconds();

@@ -28,6 +28,16 @@ public final class RunReport {
         throws IOException;
   }
 
+  private static final List<String> FAILURES = new CopyOnWriteArrayList<>();
+
+  /**
+   * Makes the run exit with status 2 once its reports are written, printing {@code why} last: for a
+   * verdict Gatling's own assertions cannot give (e.g. the nightly gates, computed from the summary).
+   */
+  public static void failOnExit(String why) {
+    FAILURES.add(why);
+  }
+
   /** Registers {@code listener} for the run in this JVM. */
   public static void onSummaryWritten(SummaryListener listener) {
     LISTENERS.add(listener);
@@ -159,6 +169,11 @@ public final class RunReport {
         System.out.println("RPC report (µs latencies, true calls/s per level, validity warnings): "
             + page.toAbsolutePath().toUri());
         System.out.flush();
+        if (!FAILURES.isEmpty()) {
+          FAILURES.forEach(why -> System.err.println("error: " + why + ": exit status 2"));
+          System.err.flush();
+          Runtime.getRuntime().halt(2);
+        }
         if (FailureWatch.stoppedTheRun()) {
           // Gatling ends a stopped run as a success unless an assertion failed, and a server that died
           // after a long good stretch leaves the KO share under -DmaxKoPercent. Gatling's reports are

@@ -35,6 +35,7 @@ public final class EchoServerMain {
     Map<String, String> d = new LinkedHashMap<>();
     d.put("host", "127.0.0.1");
     d.put("port", Integer.toString(defaultPort));
+    d.put(ServiceDelay.FLAG, "0");
     return d;
   }
 

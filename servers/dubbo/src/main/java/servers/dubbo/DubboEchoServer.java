@@ -11,8 +11,11 @@ import org.apache.dubbo.config.ProtocolConfig;
 import org.apache.dubbo.config.RegistryConfig;
 import org.apache.dubbo.config.ServiceConfig;
 import org.apache.dubbo.config.bootstrap.DubboBootstrap;
+import org.apache.dubbo.rpc.AsyncContext;
+import org.apache.dubbo.rpc.RpcContext;
 import servers.common.EchoServerMain;
 import servers.common.ServerFlags;
+import servers.common.ServiceDelay;
 
 /**
  * Dubbo provider of the echo: dubbo protocol over Netty, no registry (clients connect directly).
@@ -58,7 +61,7 @@ public final class DubboEchoServer {
 
     ServiceConfig<MobileService> service = new ServiceConfig<>();
     service.setInterface(MobileService.class);
-    service.setRef(new Echo());
+    service.setRef(new Echo(ServiceDelay.from(flags)));
 
     DubboBootstrap bootstrap = DubboBootstrap.newInstance();
     bootstrap.application(application)
@@ -70,14 +73,26 @@ public final class DubboEchoServer {
   }
 
   static final class Echo implements MobileService {
+    private final ServiceDelay delay;
+
+    Echo(ServiceDelay delay) {
+      this.delay = delay;
+    }
+
     @Override
     public Order hello(Order order) {
-      return order;
+      if (delay.none()) {
+        return order;
+      }
+      // Dubbo's provider-side async: the provider thread is free at once, the reply goes later.
+      AsyncContext async = RpcContext.startAsync();
+      delay.then(() -> async.write(order));
+      return null;
     }
 
     @Override
     public CompletableFuture<Order> helloAsync(Order order) {
-      return CompletableFuture.completedFuture(order);
+      return delay.after(order);
     }
   }
 }

@@ -13,6 +13,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import servers.common.EchoServerMain;
 import servers.common.ServerFlags;
+import servers.common.ServiceDelay;
 
 /**
  * grpc-java echo server on the Netty transport.
@@ -41,7 +42,7 @@ public final class GrpcEchoServer {
     int maxMessage = flags.intValue("max-message", 1024, Integer.MAX_VALUE);
     NettyServerBuilder builder = NettyServerBuilder.forAddress(new InetSocketAddress(host, port))
         .maxInboundMessageSize(maxMessage)
-        .addService(new Echo());
+        .addService(new Echo(ServiceDelay.from(flags)));
     ExecutorService pool = null;
     if (threads == 0) {
       builder.directExecutor();
@@ -64,10 +65,19 @@ public final class GrpcEchoServer {
   }
 
   static final class Echo extends MobileServiceGrpc.MobileServiceImplBase {
+    private final ServiceDelay delay;
+
+    Echo(ServiceDelay delay) {
+      this.delay = delay;
+    }
+
     @Override
     public void hello(Order request, StreamObserver<Order> reply) {
-      reply.onNext(request);
-      reply.onCompleted();
+      // gRPC's async service API: the reply may come from any thread, later.
+      delay.then(() -> {
+        reply.onNext(request);
+        reply.onCompleted();
+      });
     }
   }
 }

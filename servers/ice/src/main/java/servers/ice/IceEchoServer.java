@@ -9,8 +9,10 @@ import contract.zeroc.IceSettings;
 import contract.zeroc.MobileService;
 import contract.zeroc.Order;
 import java.util.Map;
+import java.util.concurrent.CompletionStage;
 import servers.common.EchoServerMain;
 import servers.common.ServerFlags;
+import servers.common.ServiceDelay;
 
 /**
  * ZeroC Ice 3.7 echo server: one object adapter on a TCP endpoint, the servant under identity
@@ -43,7 +45,7 @@ public final class IceEchoServer {
     try {
       ObjectAdapter adapter = communicator.createObjectAdapterWithEndpoints("Echo",
           "tcp -h " + host + " -p " + port);
-      adapter.add(new Echo(), Util.stringToIdentity(IceSettings.IDENTITY));
+      adapter.add(new Echo(ServiceDelay.from(flags)), Util.stringToIdentity(IceSettings.IDENTITY));
       adapter.activate();
     } catch (RuntimeException e) {
       communicator.destroy();
@@ -52,10 +54,17 @@ public final class IceEchoServer {
     return communicator::destroy;
   }
 
+  /** Asynchronous dispatch (["amd"] in Order.ice): the reply is sent when the stage completes. */
   static final class Echo implements MobileService {
+    private final ServiceDelay delay;
+
+    Echo(ServiceDelay delay) {
+      this.delay = delay;
+    }
+
     @Override
-    public Order hello(Order order, Current current) {
-      return order;
+    public CompletionStage<Order> helloAsync(Order order, Current current) {
+      return delay.after(order);
     }
   }
 }

@@ -18,8 +18,10 @@ import io.netty.channel.socket.nio.NioServerSocketChannel;
 import io.netty.handler.codec.LengthFieldBasedFrameDecoder;
 import java.net.InetSocketAddress;
 import java.util.Map;
+import java.util.concurrent.TimeUnit;
 import servers.common.EchoServerMain;
 import servers.common.ServerFlags;
+import servers.common.ServiceDelay;
 
 /**
  * The ceiling: the same echo with as little framework as possible. Netty reads length-prefixed
@@ -46,7 +48,7 @@ public final class NettyEchoServer {
     int maxFrame = flags.intValue("max-frame", 1024, Integer.MAX_VALUE);
     EventLoopGroup boss = new MultiThreadIoEventLoopGroup(1, NioIoHandler.newFactory());
     EventLoopGroup workers = new MultiThreadIoEventLoopGroup(threads, NioIoHandler.newFactory());
-    ChannelHandler echo = new Echo();
+    ChannelHandler echo = new Echo(ServiceDelay.from(flags).micros());
     try {
       Channel listener = new ServerBootstrap()
           .group(boss, workers)
@@ -75,13 +77,23 @@ public final class NettyEchoServer {
 
   @ChannelHandler.Sharable
   static final class Echo extends SimpleChannelInboundHandler<ByteBuf> {
+    private final long delayMicros;
+
+    Echo(long delayMicros) {
+      this.delayMicros = delayMicros;
+    }
+
     @Override
     protected void channelRead0(ChannelHandlerContext ctx, ByteBuf frame) {
       long callId = EchoFrames.callId(frame);
       Order order = EchoFrames.order(frame);
       ByteBuf out = ctx.alloc().buffer(128);
       EchoFrames.write(out, callId, order, Integer.MAX_VALUE); // as long as the request, which fit
-      ctx.writeAndFlush(out, ctx.voidPromise());
+      if (delayMicros == 0) {
+        ctx.writeAndFlush(out, ctx.voidPromise());
+      } else { // --delay-us: the event loop's own timer, so the loop never sleeps
+        ctx.executor().schedule(() -> ctx.writeAndFlush(out, ctx.voidPromise()), delayMicros, TimeUnit.MICROSECONDS);
+      }
     }
 
     @Override

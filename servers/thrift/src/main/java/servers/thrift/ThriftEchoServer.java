@@ -10,18 +10,20 @@ import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import org.apache.thrift.async.AsyncMethodCallback;
 import org.apache.thrift.protocol.TProtocolFactory;
 import org.apache.thrift.server.TThreadedSelectorServer;
 import org.apache.thrift.transport.TNonblockingServerSocket;
 import org.apache.thrift.transport.layered.TFramedTransport;
 import servers.common.EchoServerMain;
 import servers.common.ServerFlags;
+import servers.common.ServiceDelay;
 
 /**
  * Thrift echo on Thrift's non-blocking server ({@link TThreadedSelectorServer}, framed transport).
  *
  * <pre>java servers.thrift.ThriftEchoServer [--host 127.0.0.1] [--port 9090] [--threads 200]
- *     [--selectors 2] [--protocol binary|compact] [--max-frame 1048576]</pre>
+ *     [--selectors 2] [--protocol binary|compact] [--max-frame 1048576] [--delay-us 0]</pre>
  */
 public final class ThriftEchoServer {
 
@@ -45,10 +47,13 @@ public final class ThriftEchoServer {
     int workers = flags.intValue("threads", 1, 10_000);
     int selectors = flags.intValue("selectors", 1, 64);
     int maxFrame = flags.intValue("max-frame", 1024, Integer.MAX_VALUE);
+    ServiceDelay delay = ServiceDelay.from(flags);
 
     TNonblockingServerSocket socket = new TNonblockingServerSocket(new InetSocketAddress(host, port), 0, maxFrame);
     TThreadedSelectorServer.Args serverArgs = new TThreadedSelectorServer.Args(socket)
-        .processor(new MobileService.Processor<>(new Echo()))
+        .processor(delay.none() ? new MobileService.Processor<>(new Echo())
+            // Thrift's async processor: the worker is free at once, the reply goes when the callback runs.
+            : new MobileService.AsyncProcessor<>(new DelayedEcho(delay)))
         .protocolFactory(protocol)
         .transportFactory(new TFramedTransport.Factory(maxFrame))
         .selectorThreads(selectors)
@@ -81,6 +86,20 @@ public final class ThriftEchoServer {
     @Override
     public Order hello(Order order) {
       return order;
+    }
+  }
+
+  /** --delay-us: the reply after the service time, from the timer thread. */
+  static final class DelayedEcho implements MobileService.AsyncIface {
+    private final ServiceDelay delay;
+
+    DelayedEcho(ServiceDelay delay) {
+      this.delay = delay;
+    }
+
+    @Override
+    public void hello(Order order, AsyncMethodCallback<Order> reply) {
+      delay.then(() -> reply.onComplete(order));
     }
   }
 }

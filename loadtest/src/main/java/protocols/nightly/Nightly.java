@@ -1,0 +1,221 @@
+package protocols.nightly;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.Paths;
+import java.time.OffsetDateTime;
+import java.time.ZoneOffset;
+import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import protocols.core.EchoRun;
+import protocols.core.InvocationMode;
+import protocols.core.LatencyRecorder;
+import protocols.core.LoadParams;
+import protocols.core.RunAnalysis;
+import protocols.core.RunContext;
+import protocols.core.RunReport;
+import protocols.nightly.Regression.Better;
+
+/**
+ * The nightly run's gates, history and trend, once the shootout's summary is written: per framework
+ * and level a KO gate, the checked-in absolute limits, a regression gate for calls/s and for p99
+ * against the previous nights, and the validity warnings; a JUnit XML file of them; one history record
+ * appended; trend.html. A failed gate makes the run exit with status 2 after its reports.
+ */
+public final class Nightly implements RunReport.SummaryListener {
+  public static final String JUNIT = "nightly-gates.xml";
+  public static final String TREND = "trend.html";
+  /** Markdown for a CI job summary (GitHub's $GITHUB_STEP_SUMMARY). */
+  public static final String SUMMARY = "nightly-summary.md";
+  private static final ObjectMapper JSON = new ObjectMapper();
+
+  /** One framework at one level tonight. */
+  public record Level(String framework, int clients, String mode, double callsPerSecond, long p50, long p99,
+                      long ko, long count, List<String> warnings) {
+    String key() {
+      return framework + " " + clients + " clients (" + mode + ")";
+    }
+  }
+
+  /** One gate on one level. */
+  public record Gate(Level level, String name, boolean passed, String message) {
+  }
+
+  private final List<String> frameworks;
+  private final List<Integer> levels;
+  private final List<InvocationMode> modes;
+  private final Path history;
+  private final int nights;
+  private final double throughputFloor;
+  private final double p99Floor;
+  private final boolean failOnWarnings;
+  private final JsonNode limits;
+
+  public Nightly(List<String> frameworks, LoadParams params) {
+    this.frameworks = List.copyOf(frameworks);
+    this.levels = params.levels();
+    this.modes = params.modes();
+    this.history = Paths.get(params.string("history", "nightly-history.jsonl"));
+    this.nights = params.intParam("historyNights", 7, 1, 1_000);
+    this.throughputFloor = params.intParam("throughputMarginPercent", 10, 0, 99) / 100.0;
+    this.p99Floor = params.intParam("p99MarginPercent", 25, 0, 10_000) / 100.0;
+    this.failOnWarnings = params.bool("failOnWarnings", false);
+    this.limits = readLimits(params.string("gates", ""));
+  }
+
+  /** {@code -Dgates=file}, else the checked-in nightly-gates.json; per framework and level. */
+  static JsonNode readLimits(String file) {
+    try {
+      if (!file.isEmpty()) {
+        return JSON.readTree(Paths.get(file).toFile());
+      }
+      try (InputStream in = Nightly.class.getClassLoader().getResourceAsStream("nightly-gates.json")) {
+        return in == null ? JSON.createObjectNode() : JSON.readTree(in);
+      }
+    } catch (IOException e) {
+      throw new IllegalArgumentException("-Dgates: cannot read " + (file.isEmpty() ? "nightly-gates.json" : file)
+          + ": " + e.getMessage().lines().findFirst().orElse(""));
+    }
+  }
+
+  @Override
+  public void written(Path folder, List<LatencyRecorder.RequestStats> requests, RunAnalysis analysis,
+                      boolean interrupted) throws IOException {
+    List<Level> tonight = levels(requests, analysis);
+    List<JsonNode> past = History.read(history);
+    List<Gate> gates = new ArrayList<>();
+    for (Level level : tonight) {
+      gates.addAll(gates(level, past));
+    }
+    if (interrupted || tonight.size() < frameworks.size() * levels.size() * modes.size()) {
+      gates.add(new Gate(new Level("run", 0, "", 0, 0, 0, 0, 0, List.of()), "complete", false,
+          "the run ended before every framework and level had run"));
+    }
+    long failed = gates.stream().filter(g -> !g.passed()).count();
+    Files.writeString(folder.resolve(JUNIT), JUnitXml.render("rpc-nightly", gates), StandardCharsets.UTF_8);
+    Files.writeString(folder.resolve(SUMMARY), markdown(tonight, gates, past.isEmpty()), StandardCharsets.UTF_8);
+    String date = OffsetDateTime.now(ZoneOffset.UTC).truncatedTo(ChronoUnit.SECONDS).toString();
+    Map<String, Object> record = History.record(date, commit(), RunContext.machine(),
+        folder.toAbsolutePath().toString(), failed > 0, tonight);
+    History.append(history, record);
+    List<JsonNode> all = new ArrayList<>(past);
+    all.add(JSON.valueToTree(record));
+    String page = TrendPage.render(all, frameworks, levels, modes);
+    Files.writeString(folder.resolve(TREND), page, StandardCharsets.UTF_8);
+    Path besideHistory = history.toAbsolutePath().resolveSibling(TREND);
+    Files.writeString(besideHistory, page, StandardCharsets.UTF_8);
+
+    System.out.println("Nightly gates: " + (gates.size() - failed) + " passed, " + failed + " failed ("
+        + folder.resolve(JUNIT).toAbsolutePath() + ")");
+    for (Gate g : gates) {
+      if (!g.passed()) {
+        System.out.println("GATE FAILED " + g.level().key() + " " + g.name() + ": " + g.message());
+      }
+    }
+    gates.stream().filter(g -> g.passed() && g.message().contains("no earlier night")).findFirst()
+        .ifPresent(g -> System.out.println("Nightly history " + history.toAbsolutePath()
+            + ": no earlier night to compare with; this run is the first record"));
+    System.out.println("Trend: " + besideHistory.toUri());
+    if (failed > 0) {
+      RunReport.failOnExit(failed + " nightly gate(s) failed (see GATE FAILED above and " + JUNIT + ")");
+    }
+  }
+
+  static String markdown(List<Level> tonight, List<Gate> gates, boolean firstNight) {
+    long failed = gates.stream().filter(g -> !g.passed()).count();
+    StringBuilder m = new StringBuilder("## RPC nightly: ")
+        .append(failed == 0 ? "all " + gates.size() + " gates passed" : failed + " of " + gates.size() + " gates failed")
+        .append("\n\n");
+    if (firstNight) {
+      m.append("First night of this history: nothing to compare with yet.\n\n");
+    }
+    m.append("| framework | clients | mode | calls/s | p50 µs | p99 µs | KO | gates |\n|---|---:|---|---:|---:|---:|---:|---|\n");
+    for (Level l : tonight) {
+      List<String> bad = gates.stream().filter(g -> g.level() == l && !g.passed())
+          .map(g -> g.name() + ": " + g.message()).toList();
+      m.append(String.format("| %s | %d | %s | %,.0f | %d | %d | %d | %s |%n", l.framework(), l.clients(), l.mode(),
+          l.callsPerSecond(), l.p50(), l.p99(), l.ko(), bad.isEmpty() ? "passed" : "**" + String.join("; ", bad)
+              .replace("|", "/") + "**"));
+    }
+    gates.stream().filter(g -> g.level().framework().equals("run") && !g.passed())
+        .forEach(g -> m.append("\n**").append(g.message()).append("**\n"));
+    return m.toString();
+  }
+
+  List<Level> levels(List<LatencyRecorder.RequestStats> requests, RunAnalysis analysis) {
+    Map<String, LatencyRecorder.RequestStats> byName = new LinkedHashMap<>();
+    requests.forEach(r -> byName.put(r.name(), r));
+    List<Level> out = new ArrayList<>();
+    for (String framework : frameworks) {
+      for (InvocationMode mode : modes) {
+        for (int clients : levels) {
+          String name = EchoRun.requestName(framework + " ", clients, mode);
+          LatencyRecorder.RequestStats s = byName.get(name);
+          if (s == null) {
+            continue;
+          }
+          List<String> warnings = analysis.warnings().stream().filter(w -> w.request().equals(name))
+              .map(w -> w.kind() + ": " + w.message()).toList();
+          out.add(new Level(framework, clients, mode.label(), s.okThroughput(), s.p50(), s.p99(), s.ko(), s.count(),
+              warnings));
+        }
+      }
+    }
+    return out;
+  }
+
+  List<Gate> gates(Level level, List<JsonNode> past) {
+    List<Gate> out = new ArrayList<>();
+    out.add(new Gate(level, "ko", level.ko() == 0, level.ko() + " KO of " + level.count() + " calls"));
+    JsonNode limit = limits.path(level.framework()).path(Integer.toString(level.clients()));
+    if (limit.has("maxP99Us")) {
+      long max = limit.get("maxP99Us").asLong();
+      out.add(new Gate(level, "limit p99", level.p99() <= max, "p99 " + level.p99() + " µs, limit " + max + " µs"));
+    }
+    if (limit.has("minCallsPerSecond")) {
+      double min = limit.get("minCallsPerSecond").asDouble();
+      out.add(new Gate(level, "limit calls/s", level.callsPerSecond() >= min, String.format(
+          "%,.0f calls/s, limit %,.0f", level.callsPerSecond(), min)));
+    }
+    List<Double> throughput = History.series(past, level.key(), "callsPerSecond");
+    Regression.Verdict t = Regression.judge("calls/s", level.callsPerSecond(), throughput, nights, throughputFloor,
+        Better.HIGHER);
+    out.add(new Gate(level, "regression calls/s", t.passed(), t.message()));
+    List<Double> p99 = History.series(past, level.key(), "p99");
+    Regression.Verdict p = Regression.judge("p99 µs", level.p99(), p99, nights, p99Floor, Better.LOWER);
+    out.add(new Gate(level, "regression p99", p.passed(), p.message()));
+    out.add(new Gate(level, "validity", !failOnWarnings || level.warnings().isEmpty(),
+        level.warnings().isEmpty() ? "no warnings" : String.join("; ", level.warnings())
+            + (failOnWarnings ? "" : " (reported; -DfailOnWarnings=true fails on them)")));
+    return out;
+  }
+
+  /** GITHUB_SHA on GitHub Actions, else the checkout's HEAD, else "unknown". */
+  static String commit() {
+    String sha = System.getenv("GITHUB_SHA");
+    if (sha != null && !sha.isBlank()) {
+      return sha.substring(0, Math.min(12, sha.length()));
+    }
+    try {
+      Process p = new ProcessBuilder("git", "rev-parse", "--short=12", "HEAD").redirectErrorStream(true).start();
+      if (p.waitFor(5, TimeUnit.SECONDS) && p.exitValue() == 0) {
+        return new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8).trim();
+      }
+      p.destroyForcibly();
+    } catch (IOException e) {
+      // no git
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+    return "unknown";
+  }
+}

@@ -1,0 +1,81 @@
+package simulations;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.Paths;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import javax.imageio.ImageIO;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Three nights into a fresh history: two alike pass, the third with a 100 ms service time in the
+ * server fails its regression gates, says so in one line per gate, in the JUnit XML, and in trend.html.
+ * The margins are wide (a 3-s level on a busy machine is noisy); the slowdown is far wider.
+ */
+class NightlyIT {
+  private static final Path RESULTS = Paths.get("target", "it-results", "nightly");
+
+  @Test
+  void twoAlikeNightsPassAndASlowedServerFailsTheRegressionGate() throws Exception {
+    Files.createDirectories(RESULTS);
+    Path history = RESULTS.resolve("history.jsonl");
+    Files.deleteIfExists(history);
+    Map<String, String> night = new HashMap<>(Map.of("frameworks", "netty", "levels", "5", "duration", "4",
+        "warmup", "1", "history", history.toAbsolutePath().toString(), "throughputMarginPercent", "90",
+        "p99MarginPercent", "400"));
+
+    GatlingProcess.Result first = GatlingProcess.run("RpcNightly", night, RESULTS.resolve("night1"),
+        Duration.ofMinutes(2));
+    assertEquals(0, first.exitCode(), first.output());
+    assertTrue(first.output().contains("no earlier night to compare with; this run is the first record"),
+        first.output());
+    GatlingProcess.Result second = GatlingProcess.run("RpcNightly", night, RESULTS.resolve("night2"),
+        Duration.ofMinutes(2));
+    assertEquals(0, second.exitCode(), second.output());
+
+    night.put("serverDelayUs", "100000");
+    GatlingProcess.Result third = GatlingProcess.run("RpcNightly", night, RESULTS.resolve("night3"),
+        Duration.ofMinutes(2));
+    assertEquals(2, third.exitCode(), third.output());
+    List<String> gateLines = third.output().lines().filter(l -> l.startsWith("GATE FAILED")).toList();
+    assertTrue(gateLines.stream().anyMatch(l -> l.startsWith(
+        "GATE FAILED netty 5 clients (async) regression calls/s: calls/s ")), third.output());
+    assertTrue(gateLines.stream().anyMatch(l -> l.startsWith(
+        "GATE FAILED netty 5 clients (async) regression p99: p99 µs ")), third.output());
+    assertTrue(third.output().contains("error: 2 nightly gate(s) failed"), third.output());
+
+    String junit = Files.readString(third.runFolder().resolve("nightly-gates.xml"));
+    assertTrue(junit.contains("<testsuite name=\"rpc-nightly\" tests=\"4\" failures=\"2\""), junit);
+    assertTrue(junit.contains("name=\"netty 5 clients (async) regression calls/s\"><failure message=\"calls/s "),
+        junit);
+    assertTrue(junit.contains("name=\"netty 5 clients (async) ko\"><system-out>0 KO of "), junit);
+    assertEquals(3, Files.readAllLines(history).size(), "one record a night");
+    String summary = Files.readString(third.runFolder().resolve("nightly-summary.md"));
+    assertTrue(summary.startsWith("## RPC nightly: 2 of 4 gates failed"), summary);
+    assertTrue(summary.contains("| netty | 5 | async |") && summary.contains("**regression calls/s: calls/s "), summary);
+
+    Path trend = third.runFolder().resolve("trend.html");
+    String dom = Chromium.run("--dump-dom", trend.toUri().toString());
+    assertEquals(3, count(dom, "<tr class=\"night "), "a row a night");
+    assertTrue(dom.contains("<tr class=\"night failed flagged\" data-night=\"3\">"), "the third night failed");
+    assertEquals(2, count(dom, "<tr class=\"night passed\""), "the first two passed");
+    assertTrue(count(dom, "class=\"band\"") >= 2, "the failed night is shaded on both charts");
+    Path png = RESULTS.resolve("trend.png");
+    Chromium.run("--screenshot=" + png.toAbsolutePath(), "--window-size=1400,1400", trend.toUri().toString());
+    assertTrue(Chromium.pixels(ImageIO.read(png.toFile()), 0xfde2e2) > 100, "the failed night's shading is drawn");
+  }
+
+  private static int count(String text, String part) {
+    int n = 0;
+    for (int i = text.indexOf(part); i >= 0; i = text.indexOf(part, i + 1)) {
+      n++;
+    }
+    return n;
+  }
+}

@@ -1,0 +1,28 @@
+package simulations;
+
+import io.gatling.javaapi.core.Simulation;
+import protocols.Shootout;
+import protocols.core.EchoRun;
+import protocols.core.LoadParams;
+import protocols.core.RunReport;
+import protocols.nightly.Nightly;
+
+/**
+ * The nightly run: the shootout, then its gates against the checked-in limits and the previous
+ * nights (-Dhistory), the JUnit XML and trend.html; a failed gate exits with status 2. See the
+ * README's "Nightly runs in CI".
+ */
+public class RpcNightly extends Simulation {
+  private final Shootout shootout = new Shootout();
+
+  {
+    LoadParams params = LoadParams.fromSystemProperties();
+    RunReport.onSummaryWritten(EchoRun.orExit(() -> new Nightly(shootout.frameworks(), params)));
+    setUp(shootout.populations()).assertions(shootout.assertions());
+  }
+
+  @Override
+  public void after() {
+    shootout.stop();
+  }
+}
