@@ -42,7 +42,7 @@ public final class Nightly implements RunReport.SummaryListener {
   public record Level(String framework, int clients, String mode, double callsPerSecond, long p50, long p99,
                       long ko, long count, List<String> warnings) {
     String key() {
-      return framework + " " + clients + " clients (" + mode + ")";
+      return clients == 0 ? framework : framework + " " + clients + " clients (" + mode + ")";
     }
   }
 
@@ -106,9 +106,14 @@ public final class Nightly implements RunReport.SummaryListener {
     String date = OffsetDateTime.now(ZoneOffset.UTC).truncatedTo(ChronoUnit.SECONDS).toString();
     Map<String, Object> record = History.record(date, commit(), RunContext.machine(),
         folder.toAbsolutePath().toString(), failed > 0, tonight);
-    History.append(history, record);
     List<JsonNode> all = new ArrayList<>(past);
-    all.add(JSON.valueToTree(record));
+    if (interrupted) {
+      // Its levels may be cut short: not a night to compare later ones with.
+      System.out.println("Nightly history: the run was interrupted, so it is not recorded in " + history);
+    } else {
+      History.append(history, record);
+      all.add(JSON.valueToTree(record));
+    }
     String page = TrendPage.render(all, frameworks, levels, modes);
     Files.writeString(folder.resolve(TREND), page, StandardCharsets.UTF_8);
     Path besideHistory = history.toAbsolutePath().resolveSibling(TREND);
