@@ -109,8 +109,12 @@ class RpcShootoutIT {
     Chromium.run("--screenshot=" + png.toAbsolutePath(), "--window-size=1400,1800", page.toUri().toString());
     BufferedImage image = ImageIO.read(png.toFile());
     assertNotNull(image, "a screenshot");
-    // The first series' colour (#1f77b4) is drawn: the charts are on screen, not just in the DOM.
-    int drawn = Chromium.pixels(image, 0x1f77b4);
-    assertTrue(drawn > 20, "pixels of the first series: " + drawn);
+    // The series' colours are drawn: the charts are on screen, not just in the DOM. All of them together,
+    // as lines of equal figures cover each other (on a busy machine Dubbo's and gRPC's coincided).
+    int drawn = 0;
+    for (int rgb : new int[] {0x1f77b4, 0xd62728, 0x2ca02c, 0x9467bd, 0xff7f0e}) {
+      drawn += Chromium.pixels(image, rgb);
+    }
+    assertTrue(drawn > 100, "pixels of the series: " + drawn);
   }
 }

@@ -102,11 +102,16 @@ public final class Faults {
 
   /** The name a call of {@code request} started at {@code nanos} is logged under. */
   static String name(String request, long nanos) {
+    return inWindow(request, nanos) ? request + SUFFIX : request;
+  }
+
+  /** Whether {@code nanos} falls in a fault window of the level {@code request}: from the first fault to the recovery bound. */
+  static boolean inWindow(String request, long nanos) {
     if (!any) {
-      return request;
+      return false;
     }
     Level level = LEVELS.get(request);
-    return level != null && level.inWindow(nanos) ? request + SUFFIX : request;
+    return level != null && level.inWindow(nanos);
   }
 
   /** A call of {@code request} (its level's name) ended at {@code nanos}. */

@@ -136,8 +136,11 @@ final class RpcCallAction<Req, Resp> extends SafeAction {
       next.$bang(after);
       return;
     }
-    if (request.equals(level)) {
-      FailureWatch.ko(); // KOs of an injected fault are expected, not a reason to stop the run
+    if (request.equals(level) && !Faults.inWindow(level, endNanos)) {
+      // KOs of an injected fault are expected, not a reason to stop the run: neither those of calls
+      // started during it nor those of calls in flight when it struck (a server slow to restart on a
+      // busy machine once had the run stopped 10 s after a kill).
+      FailureWatch.ko();
     }
     Session failed = after.markAsFailed();
     if (koPauseMillis > 0 && !"timeout".equals(code)) {
