@@ -10,9 +10,9 @@ import java.nio.file.Path;
 import java.nio.file.Paths;
 import java.time.Duration;
 import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -32,11 +32,10 @@ class FaultsIT {
         RESULTS.resolve("kill-restart"), Duration.ofMinutes(5));
     assertEquals(0, run.exitCode(), "KO outside the fault windows stays under -DmaxKoPercent:\n" + run.output());
     JsonNode summary = run.summary();
-    Set<String> seen = new HashSet<>();
-    for (JsonNode fault : summary.get("run").get("faults")) {
+    for (Map.Entry<String, JsonNode> e : faultsByFramework(summary).entrySet()) {
+      String framework = e.getKey();
+      JsonNode fault = e.getValue();
       String request = fault.get("request").asText();
-      String framework = request.substring(0, request.indexOf(' '));
-      seen.add(framework);
       assertEquals(request, framework + " echo 5 clients (async)");
       assertEquals("kill", fault.get("events").get(0).get("action").asText());
       assertEquals("restart", fault.get("events").get(1).get("action").asText());
@@ -57,7 +56,6 @@ class FaultsIT {
             assertFalse(reason.startsWith("timeout"), framework + ": " + row.get("koReasons")));
       }
     }
-    assertEquals(new HashSet<>(FRAMEWORKS), seen);
 
     String page = Files.readString(run.runFolder().resolve("rpc-report.html"));
     for (String f : FRAMEWORKS) {
@@ -74,17 +72,27 @@ class FaultsIT {
         RESULTS.resolve("stall"), Duration.ofMinutes(5));
     assertEquals(0, run.exitCode(), run.output());
     JsonNode summary = run.summary();
-    Set<String> seen = new HashSet<>();
-    for (JsonNode fault : summary.get("run").get("faults")) {
+    for (Map.Entry<String, JsonNode> e : faultsByFramework(summary).entrySet()) {
+      String framework = e.getKey();
+      JsonNode fault = e.getValue();
       String request = fault.get("request").asText();
-      String framework = request.substring(0, request.indexOf(' '));
-      seen.add(framework);
       assertTrue(fault.get("recovered").asBoolean(), framework + ": " + fault);
       JsonNode during = summary.get("requests").get(request + " during fault");
       assertTrue(during.get("koReasons").has("timeout after 1000 ms"), framework + ": a stall shows as timeouts: "
           + during);
       GatlingProcess.assertLevel(summary.get("requests"), request, 5);
     }
-    assertEquals(new HashSet<>(FRAMEWORKS), seen);
+  }
+
+  /** The run's faults by framework (one level each); every framework must have had its fault. */
+  private static Map<String, JsonNode> faultsByFramework(JsonNode summary) {
+    Map<String, JsonNode> faults = new LinkedHashMap<>();
+    for (JsonNode fault : summary.get("run").get("faults")) {
+      String request = fault.get("request").asText();
+      faults.put(request.substring(0, request.indexOf(' ')), fault);
+    }
+    assertEquals(new HashSet<>(FRAMEWORKS), faults.keySet());
+    assertEquals(FRAMEWORKS.size(), summary.get("run").get("faults").size(), "one fault per framework");
+    return faults;
   }
 }

@@ -3,6 +3,7 @@ package protocols.core;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
+import java.io.UncheckedIOException;
 import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
@@ -14,6 +15,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * An echo server in its own JVM, started from this class path: it is ready when it prints its
@@ -30,7 +32,7 @@ public final class EmbeddedServer implements AutoCloseable {
   private final HostPort address;
   private final Path log;
   private final Thread killOnExit;
-  private final java.util.concurrent.atomic.AtomicLong stdoutLines = new java.util.concurrent.atomic.AtomicLong();
+  private final AtomicLong stdoutLines = new AtomicLong();
 
   private EmbeddedServer(String framework, List<String> command, Process process, HostPort address, Path log) {
     this.framework = framework;
@@ -128,7 +130,7 @@ public final class EmbeddedServer implements AutoCloseable {
   public long logLines() {
     try (var lines = Files.lines(log, StandardCharsets.ISO_8859_1)) {
       return stdoutLines.get() + lines.count();
-    } catch (IOException | java.io.UncheckedIOException e) {
+    } catch (IOException | UncheckedIOException e) {
       throw new IllegalStateException("could not read the " + framework + " server's log: " + Errors.oneLine(e));
     }
   }

@@ -31,22 +31,23 @@ public final class FailureWatch {
     return !limit.isZero() && since != 0 && System.nanoTime() - since >= limit.toNanos();
   }
 
-  /** Prints {@code message} on stderr the first time it is called in this run; returns true. */
+  /**
+   * Prints {@code message} on stderr the first time it is called in this run, and makes the run exit
+   * with status 2 after its reports; returns true.
+   */
   static boolean announce(String message) {
     if (!announced) {
       synchronized (FailureWatch.class) {
         if (!announced) {
           announced = true;
           System.err.println("error: " + message);
+          // Gatling ends a stopped run as a success unless an assertion failed, and a server that died
+          // after a long good stretch leaves the KO share under -DmaxKoPercent.
+          RunReport.failOnExit("the run was stopped because every call failed (see above)");
         }
       }
     }
     return true;
-  }
-
-  /** Whether this run was stopped because every call failed. */
-  static boolean stoppedTheRun() {
-    return announced;
   }
 
   static void reset() {

@@ -191,8 +191,7 @@ public final class LoadParams {
    * larger messages; unset, the write-ups' "Zhang San".
    */
   public String orderName() {
-    return raw("orderNameChars").isEmpty() ? SampleOrder.NAME
-        : SampleOrder.name(intParam("orderNameChars", SampleOrder.NAME.length(), 0, 256 * 1024 * 1024));
+    return SampleOrder.name(intParam("orderNameChars", SampleOrder.NAME.length(), 0, 256 * 1024 * 1024));
   }
 
   /**

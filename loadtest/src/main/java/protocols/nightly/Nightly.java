@@ -42,8 +42,13 @@ public final class Nightly implements RunReport.SummaryListener {
   public record Level(String framework, int clients, String mode, double callsPerSecond, long p50, long p99,
                       long ko, long count, List<String> warnings) {
     String key() {
-      return clients == 0 ? framework : framework + " " + clients + " clients (" + mode + ")";
+      return clients == 0 ? framework : Nightly.key(framework, clients, mode);
     }
+  }
+
+  /** A level's key in the history: {@code grpc 50 clients (async)}. */
+  static String key(String framework, int clients, String mode) {
+    return framework + " " + clients + " clients (" + mode + ")";
   }
 
   /** One gate on one level. */
@@ -126,9 +131,10 @@ public final class Nightly implements RunReport.SummaryListener {
         System.out.println("GATE FAILED " + g.level().key() + " " + g.name() + ": " + g.message());
       }
     }
-    gates.stream().filter(g -> g.passed() && g.message().contains("no earlier night")).findFirst()
-        .ifPresent(g -> System.out.println("Nightly history " + history.toAbsolutePath()
-            + ": no earlier night to compare with; this run is the first record"));
+    if (past.isEmpty()) {
+      System.out.println("Nightly history " + history.toAbsolutePath()
+          + ": no earlier night to compare with; this run is the first record");
+    }
     System.out.println("Trend: " + besideHistory.toUri());
     if (failed > 0) {
       RunReport.failOnExit(failed + " nightly gate(s) failed (see GATE FAILED above and " + JUNIT + ")");

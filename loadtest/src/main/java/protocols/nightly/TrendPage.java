@@ -61,7 +61,7 @@ final class TrendPage {
     double min = Double.MAX_VALUE;
     List<SvgChart.Series> series = new ArrayList<>();
     for (int clients : levels) {
-      String key = framework + " " + clients + " clients (" + mode.label() + ")";
+      String key = Nightly.key(framework, clients, mode.label());
       List<double[]> points = new ArrayList<>();
       for (int i = 0; i < nights.size(); i++) {
         for (JsonNode level : nights.get(i).path("levels")) {
