@@ -13,6 +13,12 @@ struct Order {
   8: i32 orderStatus
 }
 
+exception BadRequest {
+  1: string message
+}
+
 service MobileService {
-  Order hello(1: Order order)
+  Order hello(1: Order order),
+  // count sample orders (ids 0..count-1): a reply whose size grows with count
+  list<Order> listOrders(1: i32 count) throws (1: BadRequest bad)
 }

@@ -2,7 +2,7 @@ package protocols;
 
 import java.util.ArrayList;
 import java.util.List;
-import protocols.core.EchoFramework;
+import protocols.core.RpcFramework;
 import protocols.dubbo.DubboDsl;
 import protocols.grpc.GrpcDsl;
 import protocols.ice.IceDsl;
@@ -11,8 +11,13 @@ import protocols.thrift.ThriftDsl;
 
 /** Every framework this project measures, in the shootout's order; the ceiling (netty) last. */
 public final class Frameworks {
-  public static final List<EchoFramework<?>> ALL =
-      List.of(DubboDsl.ECHO, ThriftDsl.ECHO, GrpcDsl.ECHO, IceDsl.ECHO, NettyDsl.ECHO);
+  /** The one list of frameworks: a new framework is its own package and one line here. */
+  public static final List<RpcFramework<?, ?>> ALL = List.of(
+      DubboDsl.FRAMEWORK,
+      ThriftDsl.FRAMEWORK,
+      GrpcDsl.FRAMEWORK,
+      IceDsl.FRAMEWORK,
+      NettyDsl.FRAMEWORK);
 
   /** The name of the ceiling every framework is compared with. */
   public static final String CEILING = "netty";
@@ -20,19 +25,19 @@ public final class Frameworks {
   private Frameworks() {}
 
   public static List<String> names() {
-    return ALL.stream().map(EchoFramework::name).toList();
+    return ALL.stream().map(RpcFramework::name).toList();
   }
 
-  public static EchoFramework<?> byName(String name) {
+  public static RpcFramework<?, ?> byName(String name) {
     return ALL.stream().filter(f -> f.name().equals(name)).findFirst().orElseThrow(() ->
         new IllegalArgumentException("unknown framework '" + name + "'; known: " + String.join(",", names())));
   }
 
   /** {@code -Dframeworks=dubbo,grpc}: the named ones, in the order given. */
-  public static List<EchoFramework<?>> parse(String list) {
-    List<EchoFramework<?>> out = new ArrayList<>();
+  public static List<RpcFramework<?, ?>> parse(String list) {
+    List<RpcFramework<?, ?>> out = new ArrayList<>();
     for (String name : list.split(",", -1)) {
-      EchoFramework<?> f;
+      RpcFramework<?, ?> f;
       try {
         f = byName(name.trim());
       } catch (IllegalArgumentException e) {

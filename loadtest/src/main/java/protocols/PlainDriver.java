@@ -17,13 +17,14 @@ import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicLongArray;
-import protocols.core.EchoFramework;
+import protocols.core.RpcFramework;
 import protocols.core.EchoRun;
 import protocols.core.HostPort;
 import protocols.core.InvocationMode;
 import protocols.core.LatencyRecorder;
 import protocols.core.LoadParams;
 import protocols.core.RpcClient;
+import protocols.core.RpcMethod;
 import protocols.core.Warmup;
 
 /**
@@ -42,7 +43,7 @@ public final class PlainDriver {
 
   public static void main(String[] args) throws Exception {
     LoadParams params = EchoRun.orExit(() -> LoadParams.fromSystemProperties().validate());
-    EchoFramework<?> framework = EchoRun.orExit(() -> Frameworks.byName(params.string("plain.framework", "")));
+    RpcFramework<?, ?> framework = EchoRun.orExit(() -> Frameworks.byName(params.string("plain.framework", "")));
     InvocationMode mode = EchoRun.orExit(params::mode);
     HostPort target = EchoRun.orExit(() -> params.target().orElseThrow(
         () -> new IllegalArgumentException("the plain driver needs -Dtarget=host:port")));
@@ -51,12 +52,12 @@ public final class PlainDriver {
     System.exit(code); // some frameworks leave non-daemon threads behind
   }
 
-  private static <R> int run(EchoFramework<R> framework, LoadParams params, InvocationMode mode, HostPort target,
+  private static <C extends RpcClient, R> int run(RpcFramework<C, R> framework, LoadParams params, InvocationMode mode, HostPort target,
                              Path out) throws InterruptedException, IOException {
     LatencyRecorder recorder = new LatencyRecorder();
     boolean complete = true;
-    try (RpcClient<R, R> client = framework.newClient(params, target, mode, params.timeout())) {
-      Driver<R> driver = new Driver<>(framework, client, mode, params.timeout().toMillis(), params.syncThreads(),
+    try (C client = framework.newClient(params, target, mode, params.timeout())) {
+      Driver<C, R> driver = new Driver<>(framework, client, framework.echo(client), mode, params.timeout().toMillis(), params.syncThreads(),
           params);
       List<Integer> levels = params.levels();
       Warmup.Plan warmup = params.warmup();
@@ -90,7 +91,8 @@ public final class PlainDriver {
   }
 
   /** Closed-loop users: each issues its next call when the previous one completed. */
-  private record Driver<R>(EchoFramework<R> framework, RpcClient<R, R> client, InvocationMode mode,
+  private record Driver<C extends RpcClient, R>(RpcFramework<C, R> framework, C client, RpcMethod<C, R, R> echo,
+                                                InvocationMode mode,
                            long timeoutMillis, int syncThreads, LoadParams params) {
 
     /** Runs one level; false if it had to be cut short. */
@@ -114,7 +116,7 @@ public final class PlainDriver {
               long start = System.nanoTime();
               boolean ok;
               try {
-                ok = Objects.equals(request, client.callSync(request));
+                ok = Objects.equals(request, echo.callSync(client, request, timeoutMillis));
               } catch (Exception e) {
                 ok = false;
               }
@@ -158,7 +160,7 @@ public final class PlainDriver {
           long start = System.nanoTime();
           CompletableFuture<R> call;
           try {
-            call = client.callAsync(request).toCompletableFuture().copy().orTimeout(timeoutMillis, TimeUnit.MILLISECONDS);
+            call = echo.callAsync(client, request).toCompletableFuture().copy().orTimeout(timeoutMillis, TimeUnit.MILLISECONDS);
           } catch (RuntimeException e) {
             call = CompletableFuture.failedFuture(e);
           }

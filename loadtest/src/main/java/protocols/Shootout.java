@@ -11,7 +11,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import protocols.core.ComparisonReport;
-import protocols.core.EchoFramework;
+import protocols.core.RpcFramework;
 import protocols.core.EchoRun;
 import protocols.core.InvocationMode;
 import protocols.core.JvmCommand;
@@ -25,9 +25,9 @@ import protocols.core.RunReport;
  * framework's client, each in its own JVM, for the Gatling-vs-plain ratios.
  */
 public final class Shootout {
-  /** The -D parameters a plain-driver JVM takes over from the shootout. */
+  /** The shared -D parameters a plain-driver JVM takes over from the shootout (and the frameworks' own). */
   private static final List<String> PASSED_TO_PLAIN = List.of("levels", "duration", "calls", "warmup", "timeout",
-      "syncThreads", "connections", "serialization", "thrift.protocol", "orderNameChars");
+      "syncThreads", "connections", "orderNameChars");
 
   private final List<EchoRun> runs = new ArrayList<>();
   private final PopulationBuilder populations;
@@ -35,11 +35,11 @@ public final class Shootout {
 
   public Shootout() {
     LoadParams params = EchoRun.orExit(() -> LoadParams.fromSystemProperties().validate());
-    List<EchoFramework<?>> frameworks = EchoRun.orExit(
+    List<RpcFramework<?, ?>> frameworks = EchoRun.orExit(
         () -> Frameworks.parse(params.string("frameworks", String.join(",", Frameworks.names()))));
     List<InvocationMode> modes = EchoRun.orExit(params::modes);
     boolean plain = EchoRun.orExit(() -> params.bool("plain", false));
-    for (EchoFramework<?> framework : frameworks) {
+    for (RpcFramework<?, ?> framework : frameworks) {
       runs.add(EchoRun.start(framework, params, "target." + framework.name()));
     }
     Map<String, Path> plainResults = plain ? runPlainDrivers(params, modes) : Map.of();
@@ -51,7 +51,9 @@ public final class Shootout {
       }
     }
     populations = EchoRun.sequence(steps);
-    RunReport.onSummaryWritten(new ComparisonReport(frameworks.stream().map(EchoFramework::name).toList(), modes,
+    Map<String, String> versions = new LinkedHashMap<>();
+    frameworks.forEach(f -> versions.put(f.name(), f.version()));
+    RunReport.onSummaryWritten(new ComparisonReport(frameworks.stream().map(RpcFramework::name).toList(), versions, modes,
         params.levels(), Frameworks.CEILING, describe(params, frameworks, modes, plain), plainResults));
   }
 
@@ -88,7 +90,9 @@ public final class Shootout {
       for (InvocationMode mode : modes) {
         String name = run.framework().name();
         Path out = dir.resolve("plain-" + name + "-" + mode.label() + ".json");
-        List<String> options = new ArrayList<>(params.asJvmOptions(PASSED_TO_PLAIN));
+        List<String> passed = new ArrayList<>(PASSED_TO_PLAIN);
+        run.framework().params().forEach(p -> passed.add(p.property()));
+        List<String> options = new ArrayList<>(params.asJvmOptions(passed));
         options.addAll(List.of("-Dmode=" + mode.label(), "-Dtarget=" + run.target(), "-Dplain.framework=" + name,
             "-Dplain.out=" + out));
         System.out.println("plain driver: " + name + " (" + mode.label() + ") ...");
@@ -113,10 +117,10 @@ public final class Shootout {
     return results;
   }
 
-  private Map<String, String> describe(LoadParams params, List<EchoFramework<?>> frameworks,
+  private Map<String, String> describe(LoadParams params, List<RpcFramework<?, ?>> frameworks,
                                        List<InvocationMode> modes, boolean plain) {
     Map<String, String> d = new LinkedHashMap<>();
-    d.put("frameworks", String.join(",", frameworks.stream().map(EchoFramework::name).toList()));
+    d.put("frameworks", String.join(",", frameworks.stream().map(RpcFramework::name).toList()));
     d.put("mode", String.join(",", modes.stream().map(InvocationMode::label).toList()));
     d.put("levels", params.levels().toString());
     d.put(params.calls().isPresent() ? "calls per client" : "duration per level (s)",
@@ -126,8 +130,9 @@ public final class Shootout {
     d.put("sync threads", Integer.toString(params.syncThreads()));
     d.put("connections", params.connections() == 0 ? "framework default" : Integer.toString(params.connections()));
     d.put("order name (chars)", Integer.toString(params.orderName().length()));
-    d.put("dubbo serialization", params.string("serialization", "hessian2"));
-    d.put("thrift protocol", params.string("thrift.protocol", "binary"));
+    for (RpcFramework<?, ?> f : frameworks) {
+      f.params().forEach(p -> d.put(f.name() + " -D" + p.property(), params.string(p.property(), p.defaultValue())));
+    }
     d.put("plain driver", Boolean.toString(plain));
     for (EchoRun run : runs) {
       d.put("target " + run.framework().name(), run.target().toString());

@@ -5,31 +5,48 @@ import static io.gatling.javaapi.core.CoreDsl.scenario;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNotSame;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static protocols.core.RpcChecks.code;
+import static protocols.core.RpcChecks.echo;
+import static protocols.core.RpcChecks.response;
 import static protocols.dubbo.DubboDsl.dubbo;
 import static protocols.grpc.GrpcDsl.grpc;
+import static protocols.grpc.GrpcDsl.statusCode;
 import static protocols.ice.IceDsl.ice;
 import static protocols.netty.NettyDsl.netty;
 import static protocols.thrift.ThriftDsl.thrift;
 
+import com.google.protobuf.DynamicMessage;
+import contract.dubbo.MobileService;
+import contract.grpc.ListRequest;
+import contract.grpc.MobileServiceGrpc;
+import contract.grpc.OrderList;
 import contract.pojo.Order;
+import contract.zeroc.MobileServicePrx;
 import io.gatling.javaapi.core.ScenarioBuilder;
 import io.gatling.javaapi.core.Simulation;
+import io.grpc.Status;
 import java.time.Duration;
-import protocols.core.InvocationMode;
-import protocols.core.RpcCheck;
-import protocols.dubbo.DubboDsl;
-import protocols.dubbo.DubboProtocolBuilder;
-import protocols.grpc.GrpcDsl;
-import protocols.grpc.GrpcProtocolBuilder;
-import protocols.ice.IceDsl;
-import protocols.ice.IceProtocolBuilder;
-import protocols.netty.NettyDsl;
-import protocols.netty.NettyProtocolBuilder;
+import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
+import protocols.core.InvocationMode;
 import protocols.core.RpcCallActionBuilder;
 import protocols.core.RpcSettings;
+import protocols.dubbo.DubboClient;
+import protocols.dubbo.DubboDsl;
+import protocols.dubbo.DubboProtocol;
+import protocols.grpc.GrpcClient;
+import protocols.grpc.GrpcDsl;
+import protocols.grpc.GrpcProtocol;
+import protocols.grpc.GrpcRequest;
+import protocols.ice.IceDsl;
+import protocols.ice.IceDynamic;
+import protocols.ice.IceProtocol;
+import protocols.netty.NettyDsl;
+import protocols.netty.NettyProtocol;
 import protocols.thrift.ThriftDsl;
-import protocols.thrift.ThriftProtocolBuilder;
+import protocols.thrift.ThriftProtocol;
 
 /**
  * Calls every DSL method, as Gatling's own JmsJavaCompileTest, so a change that breaks the DSL breaks
@@ -37,7 +54,7 @@ import protocols.thrift.ThriftProtocolBuilder;
  */
 public class DslCompileTest extends Simulation {
 
-  DubboProtocolBuilder dubboProtocol = dubbo
+  DubboProtocol dubboProtocol = dubbo
       .target("127.0.0.1", 20880)
       .target("127.0.0.1:20880")
       .timeout(Duration.ofSeconds(2))
@@ -46,32 +63,72 @@ public class DslCompileTest extends Simulation {
       .sync()
       .syncThreads(200)
       .connections(2)
+      .koPause(Duration.ofMillis(50))
       .serialization("kryo");
 
-  ThriftProtocolBuilder thriftProtocol = thrift.target("127.0.0.1:9090").wireProtocol("compact").connections(8);
+  ThriftProtocol thriftProtocol = thrift.target("127.0.0.1:9090").wireProtocol("compact").connections(8);
 
-  GrpcProtocolBuilder grpcProtocol = grpc.target("127.0.0.1", 50051).connections(4).maxMessageBytes(4096);
+  GrpcProtocol grpcProtocol = grpc.target("127.0.0.1", 50051).connections(4).maxMessageBytes(4096);
 
-  IceProtocolBuilder iceProtocol = ice.target("127.0.0.1", 10000).connections(2).maxMessageBytes(4096);
+  IceProtocol iceProtocol = ice.target("127.0.0.1", 10000).connections(2).maxMessageBytes(4096);
 
-  NettyProtocolBuilder nettyProtocol = netty.target("127.0.0.1", 7000).connections(2).timeout(Duration.ofMillis(500));
+  NettyProtocol nettyProtocol = netty.target("127.0.0.1", 7000).connections(2).timeout(Duration.ofMillis(500));
 
-  RpcCallActionBuilder<Order, Order> checked = dubbo("echo").hello("#{order}")
-      .check((request, reply) -> reply.getAmount() > 0 ? null : "no amount");
+  RpcCallActionBuilder<DubboClient, Order, Order> checked = dubbo("echo")
+      .service(MobileService.class)
+      .callAsync(MobileService::helloAsync)
+      .send("#{order}")
+      .check(echo(), response(Order::getAmount).satisfies("positive", a -> a > 0));
+
+  GrpcRequest<ListRequest, OrderList> listOrders = grpc("list")
+      .unary(MobileServiceGrpc.getListOrdersMethod())
+      .header("x-user", "#{userId}")
+      .deadline(Duration.ofMillis(800));
 
   ScenarioBuilder scn = scenario("dsl")
-      .exec(session -> session.set("order", DubboDsl.order(1)))
-      .exec(dubbo("echo #{order}").hello("#{order}"))
-      .exec(dubbo("echo").hello(session -> DubboDsl.order(session.userId())))
-      .exec(dubbo("echo").hello(session -> session.<Order>get("order")).echoCheck(false))
-      .exec(dubbo("echo").hello("#{order}")
-          .check(RpcCheck.echo())
-          .check((request, reply) -> reply.getAmount() > 0 ? null : "no amount"))
-      .exec(thrift("echo").hello(session -> ThriftDsl.order(1)))
-      .exec(grpc("echo").hello(session -> GrpcDsl.order(1))
-          .check((request, reply) -> reply.getOrderId() == request.getOrderId() ? null : "other order"))
-      .exec(ice("echo").hello(session -> IceDsl.order(1)))
-      .exec(netty("echo").hello(session -> NettyDsl.order(1)).echoCheck(true))
+      .exec(session -> session.set("order", DubboDsl.order(1)).set("count", 5))
+      // Dubbo: an interface's blocking signature, its future one, both; version, group; generic.
+      .exec(dubbo("echo #{order}").service(MobileService.class).version("1.0.0").group("eu")
+          .call(MobileService::hello).send("#{order}").check(echo()))
+      .exec(dubbo("list").service(MobileService.class)
+          .call((MobileService s, Integer n) -> s.listOrders(n), (s, n) -> s.listOrdersAsync(n))
+          .send(session -> session.getInt("count"))
+          .check(response((List<Order> orders) -> orders.size()).is(5)))
+      .exec(dubbo("generic").generic("contract.dubbo.MobileService").version("").group("")
+          .method("listOrders", "int").send("[#{count}]")
+          .check(response(reply -> ((List<?>) reply).size()).is(session -> session.getInt("count"))))
+      // gRPC: generated code with headers and a deadline; JSON without generated code.
+      .exec(listOrders.send(session -> ListRequest.newBuilder().setCount(3).build())
+          .check(response(OrderList::getOrdersCount).is(3).saveAs("listed"), statusCode(Status.Code.OK)))
+      .exec(grpc("echo").unary(MobileServiceGrpc.getHelloMethod()).send(session -> GrpcDsl.order(1)).check(echo()))
+      .exec(grpc("reflected").unary("rpcloadlab.MobileService/ListOrders").fromReflection()
+          .header("x-trace", "on").deadline(Duration.ofSeconds(1))
+          .send("{\"count\": #{count}}")
+          .check(response((DynamicMessage m) -> m.getAllFields().size()).not(0)))
+      .exec(grpc("bad count").unary(MobileServiceGrpc.getListOrdersMethod())
+          .send(session -> ListRequest.newBuilder().setCount(-1).build())
+          .check(statusCode(Status.Code.INVALID_ARGUMENT)))
+      // Thrift: the generated async client and a lambda; its blocking form for sync mode.
+      .exec(thrift("list").client(contract.thrift.MobileService.AsyncClient.class)
+          .call((contract.thrift.MobileService.AsyncClient c, Integer n, org.apache.thrift.async.AsyncMethodCallback<List<contract.thrift.Order>> reply) -> c.listOrders(n, reply))
+          .blocking(contract.thrift.MobileService.Client.class, (c, n) -> c.listOrders(n))
+          .send("#{count}")
+          .check(response((List<contract.thrift.Order> orders) -> orders.size()).isEL("#{count}")))
+      .exec(thrift("echo").client(contract.thrift.MobileService.AsyncClient.class)
+          .call(contract.thrift.MobileService.AsyncClient::hello).send(session -> ThriftDsl.order(1)).check(echo()))
+      // Ice: a typed proxy and a lambda; dynamic invocation.
+      .exec(ice("list").proxy("echo", MobileServicePrx::uncheckedCast)
+          .call((MobileServicePrx p, Integer n) -> p.listOrdersAsync(n)).blocking((p, n) -> p.listOrders(n))
+          .send(session -> session.getInt("count"))
+          .check(response((contract.zeroc.Order[] orders) -> orders.length).is(5), code().is("OK")))
+      .exec(ice("dynamic").dynamic("echo", "listOrders")
+          .send(session -> IceDynamic.encode(out -> out.writeInt(session.getInt("count"))))
+          .check(response((byte[] out) -> IceDynamic.decode(out, in -> in.readSize())).is(5)))
+      .exec(ice("echo").proxy("echo", MobileServicePrx::uncheckedCast)
+          .call((MobileServicePrx p, contract.zeroc.Order o) -> p.helloAsync(o))
+          .send(session -> IceDsl.order(1)).check(echo()))
+      // the ceiling: its one method
+      .exec(netty("echo").send(session -> NettyDsl.order(1)).check(echo()))
       .exec(checked);
 
   {
@@ -86,6 +143,7 @@ public class DslCompileTest extends Simulation {
     assertEquals(InvocationMode.SYNC, s.mode());
     assertEquals(2, s.connections());
     assertEquals(Duration.ofSeconds(2), s.timeout());
+    assertEquals("kryo", dubboProtocol.serialization());
     assertEquals(InvocationMode.ASYNC, dubbo.settings().mode(), "the shared default builder is untouched");
     assertEquals(0, dubbo.settings().connections());
     assertEquals(RpcSettings.DEFAULT_TIMEOUT, dubbo.settings().timeout());
@@ -94,12 +152,25 @@ public class DslCompileTest extends Simulation {
     assertEquals(8, thriftProtocol.settings().connections());
     assertEquals(4, grpcProtocol.settings().connections());
     assertEquals(2, iceProtocol.settings().connections());
-    assertNotSame(checked, checked.echoCheck(false), "every builder method returns a new builder");
+    assertNotSame(checked, checked.check(echo()), "every builder method returns a new builder");
+    assertNotSame(listOrders, listOrders.header("a", "b"));
     for (var p : new io.gatling.javaapi.core.ProtocolBuilder[] {dubboProtocol, thriftProtocol, grpcProtocol,
         iceProtocol, nettyProtocol}) {
       assertNotNull(p.protocol());
     }
     assertNotNull(checked.asScala());
     assertNotNull(scn);
+  }
+
+  @Test
+  void badDslInputSaysWhatIsWrongWhenTheSimulationIsBuilt() {
+    assertEquals("a gRPC method's full name is package.Service/Method, got 'ListOrders'",
+        assertThrows(IllegalArgumentException.class, () -> grpc("x").unary("ListOrders")).getMessage());
+    assertThrows(IllegalArgumentException.class, () -> listOrders.header("Bad Header", "v"));
+    assertThrows(IllegalArgumentException.class, () -> listOrders.deadline(Duration.ZERO));
+    assertEquals("java.lang.String is not an interface",
+        assertThrows(IllegalArgumentException.class, () -> dubbo("x").service(String.class)).getMessage());
+    assertThrows(IllegalArgumentException.class, () -> grpc("x").unary("a.B/C").fromDescriptorSet("no-such.desc"));
+    assertNotNull(Map.of(GrpcClient.class, GrpcProtocol.KEY));
   }
 }

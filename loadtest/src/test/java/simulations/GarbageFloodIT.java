@@ -6,9 +6,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.net.InetSocketAddress;
 import java.util.Map;
 import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.ValueSource;
+import org.junit.jupiter.params.provider.MethodSource;
 import protocols.Frameworks;
-import protocols.core.EchoFramework;
+import protocols.core.RpcFramework;
 import protocols.core.EchoRun;
 import protocols.core.EmbeddedServer;
 import protocols.core.LoadParams;
@@ -27,9 +27,9 @@ class GarbageFloodIT {
   private static final long MAX_GROWTH = 400L << 20;
 
   @ParameterizedTest
-  @ValueSource(strings = {"dubbo", "thrift", "grpc", "ice", "netty"})
+  @MethodSource("protocols.Frameworks#names")
   void garbageIsClosedTheLogAndMemoryStayBoundedAndTheServerStillServes(String name) throws Exception {
-    EchoFramework<?> framework = Frameworks.byName(name);
+    RpcFramework<?, ?> framework = Frameworks.byName(name);
     LoadParams params = new LoadParams(Map.of());
     try (EmbeddedServer server = EmbeddedServer.start(name, framework.serverMainClass(), framework.serverArgs(params))) {
       InetSocketAddress target = new InetSocketAddress(server.address().host(), server.address().port());

@@ -6,6 +6,6 @@ import protocols.ice.IceDsl;
 /** ZeroC Ice echo through the levels. */
 public class IceEcho extends EchoSimulation {
   public IceEcho() {
-    super(IceDsl.ECHO);
+    super(IceDsl.FRAMEWORK);
   }
 }

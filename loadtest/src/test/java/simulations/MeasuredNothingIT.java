@@ -15,7 +15,7 @@ import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import protocols.Frameworks;
-import protocols.core.EchoFramework;
+import protocols.core.RpcFramework;
 import protocols.core.EchoRun;
 import protocols.core.EmbeddedServer;
 import protocols.core.LoadParams;
@@ -49,8 +49,8 @@ class MeasuredNothingIT {
     List<String> names = Frameworks.names();
     LoadParams params = new LoadParams(Map.of());
     for (int i = 0; i < names.size(); i++) {
-      EchoFramework<?> client = Frameworks.byName(names.get(i));
-      EchoFramework<?> other = Frameworks.byName(names.get((i + 1) % names.size()));
+      RpcFramework<?, ?> client = Frameworks.byName(names.get(i));
+      RpcFramework<?, ?> other = Frameworks.byName(names.get((i + 1) % names.size()));
       try (EmbeddedServer server = EmbeddedServer.start(other.name(), other.serverMainClass(), other.serverArgs(params))) {
         long t0 = System.nanoTime();
         IllegalStateException e = assertThrows(IllegalStateException.class,

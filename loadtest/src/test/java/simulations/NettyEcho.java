@@ -6,6 +6,6 @@ import protocols.netty.NettyDsl;
 /** The ceiling (Netty, length-prefixed frames, Kryo) through the levels. */
 public class NettyEcho extends EchoSimulation {
   public NettyEcho() {
-    super(NettyDsl.ECHO);
+    super(NettyDsl.FRAMEWORK);
   }
 }

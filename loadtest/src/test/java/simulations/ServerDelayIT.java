@@ -10,9 +10,10 @@ import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.ValueSource;
+import org.junit.jupiter.params.provider.MethodSource;
 import protocols.Frameworks;
-import protocols.core.EchoFramework;
+import protocols.core.RpcFramework;
+import protocols.core.RpcMethod;
 import protocols.core.EmbeddedServer;
 import protocols.core.InvocationMode;
 import protocols.core.LoadParams;
@@ -28,10 +29,10 @@ class ServerDelayIT {
   private static final int DELAY_MICROS = 200_000;
 
   @ParameterizedTest
-  @ValueSource(strings = {"dubbo", "thrift", "grpc", "ice", "netty"})
+  @MethodSource("protocols.Frameworks#names")
   @SuppressWarnings("unchecked")
   void everyServerAnswersLateWithoutHoldingAThread(String name) throws Exception {
-    EchoFramework<Object> framework = (EchoFramework<Object>) Frameworks.byName(name);
+    RpcFramework<RpcClient, Object> framework = (RpcFramework<RpcClient, Object>) Frameworks.byName(name);
     LoadParams params = new LoadParams(Map.of("serverDelayUs", Integer.toString(DELAY_MICROS)));
     List<String> args = new ArrayList<>(framework.serverArgs(params));
     if (!name.equals("dubbo")) {
@@ -41,23 +42,25 @@ class ServerDelayIT {
     }
     try (EmbeddedServer server = EmbeddedServer.start(name, framework.serverMainClass(), args)) {
       for (InvocationMode mode : InvocationMode.values()) {
-        try (RpcClient<Object, Object> client = framework.newClient(params, server.address(), mode,
+        try (RpcClient client = framework.newClient(params, server.address(), mode,
             Duration.ofSeconds(20))) {
           Object order = framework.order(7, params);
           long t0 = System.nanoTime();
           Object reply = mode == InvocationMode.ASYNC
-              ? client.callAsync(order).toCompletableFuture().get(20, TimeUnit.SECONDS) : client.callSync(order);
+              ? framework.echo(client).callAsync(client, order).toCompletableFuture().get(20, TimeUnit.SECONDS)
+              : framework.echo(client).callSync(client, order, 20_000);
           long micros = (System.nanoTime() - t0) / 1_000;
           assertEquals(order, reply, name + " " + mode);
           assertTrue(micros >= DELAY_MICROS, name + " " + mode + ": answered after " + micros + " µs");
         }
       }
-      try (RpcClient<Object, Object> client = framework.newClient(params, server.address(), InvocationMode.ASYNC,
+      try (RpcClient client = framework.newClient(params, server.address(), InvocationMode.ASYNC,
           Duration.ofSeconds(20))) {
+        RpcMethod<RpcClient, Object, Object> echo = framework.echo(client);
         List<CompletableFuture<Object>> calls = new ArrayList<>();
         long t0 = System.nanoTime();
         for (int i = 0; i < 20; i++) {
-          calls.add(client.callAsync(framework.order(i, params)).toCompletableFuture());
+          calls.add(echo.callAsync(client, framework.order(i, params)).toCompletableFuture());
         }
         for (CompletableFuture<Object> c : calls) {
           c.get(20, TimeUnit.SECONDS);

@@ -11,7 +11,7 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 import protocols.Frameworks;
-import protocols.core.EchoFramework;
+import protocols.core.RpcFramework;
 import protocols.core.EmbeddedServer;
 import protocols.core.Errors;
 import protocols.core.InvocationMode;
@@ -61,22 +61,22 @@ class SizeLimitsIT {
   @SuppressWarnings("unchecked")
   private static String call(String name, Map<String, String> serverParams, Map<String, String> clientParams)
       throws Exception {
-    EchoFramework<Object> framework = (EchoFramework<Object>) Frameworks.byName(name);
+    RpcFramework<RpcClient, Object> framework = (RpcFramework<RpcClient, Object>) Frameworks.byName(name);
     LoadParams server = new LoadParams(serverParams);
     LoadParams client = new LoadParams(clientParams);
     try (EmbeddedServer s = EmbeddedServer.start(name, framework.serverMainClass(), framework.serverArgs(server));
-         RpcClient<Object, Object> c = framework.newClient(client, s.address(), InvocationMode.ASYNC,
+         RpcClient c = framework.newClient(client, s.address(), InvocationMode.ASYNC,
              Duration.ofSeconds(10))) {
       Object order = framework.order(1, client);
       Throwable cause;
       try {
-        Object reply = c.callAsync(order).toCompletableFuture().get(20, TimeUnit.SECONDS);
+        Object reply = framework.echo(c).callAsync(c, order).toCompletableFuture().get(20, TimeUnit.SECONDS);
         assertEquals(order, reply, name + ": echo");
         return null;
       } catch (ExecutionException e) {
         cause = Errors.unwrap(e);
       } catch (RuntimeException e) {
-        cause = e; // Dubbo throws from callAsync; the core takes that as the call's failure too
+        cause = e; // Dubbo throws from its proxy; the core takes that as the call's failure too
       }
       String limit = c.sizeLimit(cause, order);
       assertNotNull(limit, name + ": not taken for a size limit: " + Errors.oneLine(cause));

@@ -6,6 +6,6 @@ import protocols.thrift.ThriftDsl;
 /** Thrift echo through the levels; -Dthrift.protocol=binary|compact sets both sides. */
 public class ThriftEcho extends EchoSimulation {
   public ThriftEcho() {
-    super(ThriftDsl.ECHO);
+    super(ThriftDsl.FRAMEWORK);
   }
 }

@@ -19,6 +19,9 @@ public interface MobileService extends com.zeroc.Ice.Object
 {
     java.util.concurrent.CompletionStage<Order> helloAsync(Order order, com.zeroc.Ice.Current current);
 
+    Order[] listOrders(int count, com.zeroc.Ice.Current current)
+        throws BadRequest;
+
     /** @hidden */
     static final String[] _iceIds =
     {
@@ -63,6 +66,29 @@ public interface MobileService extends com.zeroc.Ice.Object
             });
     }
 
+    /**
+     * @hidden
+     * @param obj -
+     * @param inS -
+     * @param current -
+     * @return -
+     * @throws com.zeroc.Ice.UserException -
+    **/
+    static java.util.concurrent.CompletionStage<com.zeroc.Ice.OutputStream> _iceD_listOrders(MobileService obj, final com.zeroc.IceInternal.Incoming inS, com.zeroc.Ice.Current current)
+        throws com.zeroc.Ice.UserException
+    {
+        com.zeroc.Ice.Object._iceCheckMode(null, current.mode);
+        com.zeroc.Ice.InputStream istr = inS.startReadParams();
+        int iceP_count;
+        iceP_count = istr.readInt();
+        inS.endReadParams();
+        Order[] ret = obj.listOrders(iceP_count, current);
+        com.zeroc.Ice.OutputStream ostr = inS.startWriteParams();
+        OrderSeqHelper.write(ostr, ret);
+        inS.endWriteParams(ostr);
+        return inS.setResult(ostr);
+    }
+
     /** @hidden */
     final static String[] _iceOps =
     {
@@ -70,7 +96,8 @@ public interface MobileService extends com.zeroc.Ice.Object
         "ice_id",
         "ice_ids",
         "ice_isA",
-        "ice_ping"
+        "ice_ping",
+        "listOrders"
     };
 
     /** @hidden */
@@ -105,6 +132,10 @@ public interface MobileService extends com.zeroc.Ice.Object
             case 4:
             {
                 return com.zeroc.Ice.Object._iceD_ice_ping(this, in, current);
+            }
+            case 5:
+            {
+                return _iceD_listOrders(this, in, current);
             }
         }
 

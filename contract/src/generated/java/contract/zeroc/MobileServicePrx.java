@@ -57,6 +57,65 @@ public interface MobileServicePrx extends com.zeroc.Ice.ObjectPrx
         return f;
     }
 
+    default Order[] listOrders(int count)
+        throws BadRequest
+    {
+        return listOrders(count, com.zeroc.Ice.ObjectPrx.noExplicitContext);
+    }
+
+    default Order[] listOrders(int count, java.util.Map<String, String> context)
+        throws BadRequest
+    {
+        try
+        {
+            return _iceI_listOrdersAsync(count, context, true).waitForResponseOrUserEx();
+        }
+        catch(BadRequest ex)
+        {
+            throw ex;
+        }
+        catch(com.zeroc.Ice.UserException ex)
+        {
+            throw new com.zeroc.Ice.UnknownUserException(ex.ice_id(), ex);
+        }
+    }
+
+    default java.util.concurrent.CompletableFuture<Order[]> listOrdersAsync(int count)
+    {
+        return _iceI_listOrdersAsync(count, com.zeroc.Ice.ObjectPrx.noExplicitContext, false);
+    }
+
+    default java.util.concurrent.CompletableFuture<Order[]> listOrdersAsync(int count, java.util.Map<String, String> context)
+    {
+        return _iceI_listOrdersAsync(count, context, false);
+    }
+
+    /**
+     * @hidden
+     * @param iceP_count -
+     * @param context -
+     * @param sync -
+     * @return -
+     **/
+    default com.zeroc.IceInternal.OutgoingAsync<Order[]> _iceI_listOrdersAsync(int iceP_count, java.util.Map<String, String> context, boolean sync)
+    {
+        com.zeroc.IceInternal.OutgoingAsync<Order[]> f = new com.zeroc.IceInternal.OutgoingAsync<>(this, "listOrders", null, sync, _iceE_listOrders);
+        f.invoke(true, context, null, ostr -> {
+                     ostr.writeInt(iceP_count);
+                 }, istr -> {
+                     Order[] ret;
+                     ret = OrderSeqHelper.read(istr);
+                     return ret;
+                 });
+        return f;
+    }
+
+    /** @hidden */
+    static final Class<?>[] _iceE_listOrders =
+    {
+        BadRequest.class
+    };
+
     /**
      * Contacts the remote server to verify that the object implements this type.
      * Raises a local exception if a communication error occurs.

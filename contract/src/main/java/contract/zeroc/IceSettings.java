@@ -16,6 +16,9 @@ public final class IceSettings {
   public static Properties properties(int maxMessageBytes) {
     Properties p = Util.createProperties();
     p.setProperty("Ice.MessageSizeMax", Integer.toString(Math.max(1, (maxMessageBytes + 1023) / 1024)));
+    // Order.ice maps module zeroc to package contract.zeroc: without this, Ice cannot find the class
+    // of a user exception it receives (BadRequest) and reports UnknownUserException instead.
+    p.setProperty("Ice.Package.zeroc", "contract");
     return p;
   }
 }

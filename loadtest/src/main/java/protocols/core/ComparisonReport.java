@@ -37,9 +37,13 @@ public final class ComparisonReport implements RunReport.SummaryListener {
   private final Map<String, String> parameters;
   /** Plain-driver summaries by "framework mode", each an rpc-summary-style JSON file. */
   private final Map<String, Path> plainResults;
+  /** The frameworks' client library versions, by framework. */
+  private final Map<String, String> frameworkVersions;
 
-  public ComparisonReport(List<String> frameworks, List<InvocationMode> modes, List<Integer> levels, String ceiling,
-                          Map<String, String> parameters, Map<String, Path> plainResults) {
+  public ComparisonReport(List<String> frameworks, Map<String, String> frameworkVersions, List<InvocationMode> modes,
+                          List<Integer> levels, String ceiling, Map<String, String> parameters,
+                          Map<String, Path> plainResults) {
+    this.frameworkVersions = new LinkedHashMap<>(frameworkVersions);
     this.frameworks = List.copyOf(frameworks);
     this.modes = List.copyOf(modes);
     this.levels = List.copyOf(levels);
@@ -97,7 +101,8 @@ public final class ComparisonReport implements RunReport.SummaryListener {
     List<RunAnalysis.Warning> warnings = new ArrayList<>(analysis.warnings());
     warnings.addAll(plainDriverWarnings(rows));
     Map<String, Object> machine = RunContext.machine();
-    Map<String, String> versions = RunContext.versions();
+    Map<String, String> versions = new LinkedHashMap<>(RunContext.versions());
+    versions.putAll(frameworkVersions);
     writeJson(folder.resolve(JSON), rows, warnings, machine, versions, interrupted);
     Files.writeString(folder.resolve(CSV), csv(rows), StandardCharsets.UTF_8);
     Files.writeString(folder.resolve(HTML), html(rows, warnings, machine, versions, interrupted),

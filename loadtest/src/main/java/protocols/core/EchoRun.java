@@ -35,13 +35,13 @@ public final class EchoRun {
   static final String WARMUP = "warm-up";
   private static final String COUNTER = "rpcCall";
 
-  private final EchoFramework<?> framework;
+  private final RpcFramework<?, ?> framework;
   private final LoadParams params;
   private final EmbeddedServer server;
   private final HostPort target;
   private final Faults faults;
 
-  private EchoRun(EchoFramework<?> framework, LoadParams params, EmbeddedServer server, HostPort target) {
+  private EchoRun(RpcFramework<?, ?> framework, LoadParams params, EmbeddedServer server, HostPort target) {
     this.framework = framework;
     this.params = params;
     this.server = server;
@@ -53,8 +53,9 @@ public final class EchoRun {
    * Starts the framework's embedded server or, when {@code targetParam} (e.g. {@code target}) is
    * given, checks that the target accepts connections.
    */
-  public static EchoRun start(EchoFramework<?> framework, LoadParams params, String targetParam) {
+  public static EchoRun start(RpcFramework<?, ?> framework, LoadParams params, String targetParam) {
     return orExit(() -> {
+      framework.protocol(params); // the framework's own -D parameters, checked before a server starts
       List<String> args = framework.serverArgs(params);
       if (params.target(targetParam).isPresent()) {
         if (!params.faults().isEmpty()) {
@@ -84,14 +85,15 @@ public final class EchoRun {
    * One real echo before the first level: accepting TCP proves nothing (a server of another framework
    * accepts too), so a run against a wrong or dead server ends here with one line, not with levels of KOs.
    */
-  public static <R> void probe(EchoFramework<R> framework, LoadParams params, HostPort target, String source) {
+  public static <C extends RpcClient, R> void probe(RpcFramework<C, R> framework, LoadParams params, HostPort target,
+                                                    String source) {
     Duration timeout = params.timeout().compareTo(PROBE_TIMEOUT) > 0 ? params.timeout() : PROBE_TIMEOUT;
     R order = framework.order(1, params);
     R reply = null;
     String limit = null;
-    try (RpcClient<R, R> client = framework.newClient(params, target, InvocationMode.ASYNC, timeout)) {
+    try (C client = framework.newClient(params, target, InvocationMode.ASYNC, timeout)) {
       try {
-        reply = client.callAsync(order).toCompletableFuture().get(timeout.toMillis() + 1_000, TimeUnit.MILLISECONDS);
+        reply = framework.echo(client).callAsync(client, order).toCompletableFuture().get(timeout.toMillis() + 1_000, TimeUnit.MILLISECONDS);
       } catch (ExecutionException | RuntimeException e) {
         limit = client.sizeLimit(Errors.unwrap(e), order);
         if (limit == null) {
@@ -138,7 +140,7 @@ public final class EchoRun {
     }
   }
 
-  public EchoFramework<?> framework() {
+  public RpcFramework<?, ?> framework() {
     return framework;
   }
 

@@ -9,7 +9,7 @@ import io.gatling.javaapi.core.Simulation;
 public abstract class EchoSimulation extends Simulation {
   private final EchoRun run;
 
-  protected EchoSimulation(EchoFramework<?> framework) {
+  protected EchoSimulation(RpcFramework<?, ?> framework) {
     LoadParams params = EchoRun.orExit(() -> LoadParams.fromSystemProperties().validate());
     InvocationMode mode = EchoRun.orExit(params::mode);
     run = EchoRun.start(framework, params, "target");

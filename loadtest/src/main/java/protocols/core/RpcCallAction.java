@@ -8,6 +8,7 @@ import io.gatling.commons.validation.Success;
 import io.gatling.commons.validation.Validation;
 import io.gatling.core.action.Action;
 import io.gatling.core.session.Session;
+import io.gatling.javaapi.core.internal.Expressions;
 import java.util.List;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
@@ -21,22 +22,25 @@ import scala.Option;
  * and {@link #complete} runs the checks, records and logs the result, and resumes the user on its own
  * event loop. Every outcome (OK, KO, timeout, crash) goes through {@link #complete} exactly once.
  */
-final class RpcCallAction<Req, Resp> extends SafeAction {
+final class RpcCallAction<C extends RpcClient, Req, Resp> extends SafeAction {
   private final Function1<Session, Validation<String>> requestName;
+  private final RpcMethod<C, Req, Resp> method;
   private final Function1<Session, Validation<Object>> payload;
-  private final List<RpcCheck<Req, Resp>> checks;
-  private final RpcComponents<Req, Resp> components;
+  private final List<RpcCheck<? super Req, ? super Resp>> checks;
+  private final boolean checksJudgeErrors;
+  private final RpcComponents<C> components;
   private final Action next;
   private final long timeoutMillis;
   private final long koPauseMillis;
 
-  RpcCallAction(String name, Function1<Session, Validation<String>> requestName,
-                Function1<Session, Validation<Object>> payload, List<RpcCheck<Req, Resp>> checks,
-                RpcComponents<Req, Resp> components, Action next) {
+  RpcCallAction(String name, RpcMethod<C, Req, Resp> method, Function1<Session, Validation<Object>> payload,
+                List<RpcCheck<? super Req, ? super Resp>> checks, RpcComponents<C> components, Action next) {
     super(name, components.core().statsEngine(), components.core().clock());
-    this.requestName = requestName;
+    this.requestName = Expressions.toStringExpression(name);
+    this.method = method;
     this.payload = payload;
     this.checks = List.copyOf(checks);
+    this.checksJudgeErrors = checks.stream().anyMatch(RpcCheck::judgesErrors);
     this.components = components;
     this.next = next;
     this.timeoutMillis = components.protocol().settings().timeoutMillis();
@@ -58,11 +62,12 @@ final class RpcCallAction<Req, Resp> extends SafeAction {
       return;
     }
     Req message = (Req) ((Success<Object>) resolvedPayload).value();
+    RpcMethod<C, Req, Resp> bound = method.bind(session);
 
     long startMillis = clock.nowMillis();
     long startNanos = System.nanoTime();
     String request = Faults.name(level, startNanos); // calls in a fault window are logged apart
-    components.call(session.userId(), message).whenComplete((reply, error) -> {
+    components.call(session.userId(), bound, message).whenComplete((reply, error) -> {
       long endNanos = System.nanoTime();
       long endMillis = clock.nowMillis();
       try {
@@ -90,7 +95,10 @@ final class RpcCallAction<Req, Resp> extends SafeAction {
                         long startMillis, long endMillis, long startNanos, long endNanos) {
     String code = null;
     String failure = null;
+    Session after = session;
+    String outcome = RpcCheck.OK;
     if (error != null) {
+      outcome = null; // a KO by itself, unless a code check judges it (below)
       Throwable e = Errors.unwrap(error);
       if (e instanceof TimeoutException || components.client().isTimeout(e)) {
         code = "timeout";
@@ -104,28 +112,37 @@ final class RpcCallAction<Req, Resp> extends SafeAction {
       } else {
         code = components.client().errorCode(e);
         failure = Errors.oneLine(e);
+        outcome = checksJudgeErrors ? code : null; // with a code check, an expected error may be an OK
       }
-    } else {
-      for (RpcCheck<Req, Resp> check : checks) {
+    }
+    if (outcome != null) {
+      String errorLine = failure; // a judged error: its own words stay in the KO if a check fails
+      code = null;
+      failure = null;
+      for (RpcCheck<? super Req, ? super Resp> check : checks) {
+        RpcCheck.Result result;
         try {
-          failure = check.check(message, reply);
+          result = check.check(message, reply, outcome, after);
         } catch (RuntimeException | LinkageError | AssertionError e) {
-          failure = "check threw: " + Errors.oneLine(e); // a user's check must not strand the user
+          result = RpcCheck.Result.fail("check threw: " + Errors.oneLine(e)); // a user's check must not strand the user
         }
-        if (failure != null) {
-          code = "check";
+        if (result.failure() != null) {
+          code = errorLine == null ? "check" : outcome;
+          failure = errorLine == null ? result.failure() : result.failure() + ": " + errorLine;
+          after = session;
           break;
         }
+        after = result.session();
       }
     }
     boolean ok = failure == null;
-    Session after = session;
+    Session logged = after;
     try {
       components.recorder().record(request, startNanos, endNanos, failure);
       Status status = ok ? OK$.MODULE$ : KO$.MODULE$;
       statsEngine.logResponse(session.scenario(), session.groups(), request, startMillis, endMillis, status,
           Option.apply(code), Option.apply(failure));
-      after = session.logGroupRequestTimings(startMillis, endMillis);
+      logged = after.logGroupRequestTimings(startMillis, endMillis);
     } catch (RuntimeException e) {
       ok = false;
       logger().underlying().error("could not log " + request + ": " + Errors.oneLine(e));
@@ -133,7 +150,7 @@ final class RpcCallAction<Req, Resp> extends SafeAction {
     Faults.completed(level, startNanos, endNanos, ok);
     if (ok) {
       FailureWatch.ok();
-      next.$bang(after);
+      next.$bang(logged);
       return;
     }
     if (request.equals(level) && !Faults.inWindow(level, endNanos)) {
@@ -142,7 +159,7 @@ final class RpcCallAction<Req, Resp> extends SafeAction {
       // busy machine once had the run stopped 10 s after a kill).
       FailureWatch.ko();
     }
-    Session failed = after.markAsFailed();
+    Session failed = logged.markAsFailed();
     if (koPauseMillis > 0 && !"timeout".equals(code)) {
       // A failure that came at once (a dead connection) would otherwise loop at full speed.
       try {

@@ -24,9 +24,9 @@ import scala.runtime.BoxedUnit;
  * and the run's latency report. Built once per run by {@link RpcProtocolKey}; closed when Gatling's
  * actor system terminates.
  */
-public final class RpcComponents<Req, Resp> implements ProtocolComponents {
-  private final RpcProtocol<Req, Resp> protocol;
-  private final RpcClient<Req, Resp> client;
+public final class RpcComponents<C extends RpcClient> implements ProtocolComponents {
+  private final RpcProtocol<?, C> protocol;
+  private final C client;
   private final ExecutorService syncPool;
   private final RunReport report;
   private final CoreComponents core;
@@ -34,7 +34,7 @@ public final class RpcComponents<Req, Resp> implements ProtocolComponents {
   /** Sync mode: per virtual user, completed when its call in the pool has finished. */
   private final Map<Long, CompletableFuture<Void>> inPool = new ConcurrentHashMap<>();
 
-  RpcComponents(RpcProtocol<Req, Resp> protocol, RpcClient<Req, Resp> client, RunReport report, CoreComponents core) {
+  RpcComponents(RpcProtocol<?, C> protocol, C client, RunReport report, CoreComponents core) {
     this.protocol = protocol;
     this.client = client;
     this.report = report;
@@ -43,27 +43,42 @@ public final class RpcComponents<Req, Resp> implements ProtocolComponents {
     this.syncPool = s.mode() == InvocationMode.SYNC ? newSyncPool(protocol.framework(), s.syncThreads()) : null;
   }
 
-  static <Req, Resp> RpcComponents<Req, Resp> create(RpcProtocol<Req, Resp> protocol, CoreComponents core) {
+  static <C extends RpcClient> RpcComponents<C> create(RpcProtocol<?, C> protocol, CoreComponents core) {
     RpcSettings s = protocol.settings();
-    RpcClient<Req, Resp> client;
+    C client;
     try {
       client = protocol.newClient();
     } catch (RuntimeException e) {
-      // Thrown from here, Gatling prints "Run crashed" and a stack trace; the cause fits on one line.
-      // The run has not started: nothing is lost, and shutdown hooks stop the embedded server.
-      System.err.println("error: the " + protocol.framework() + " client for " + s.host() + ":" + s.port()
-          + " could not start: " + Errors.rootMessage(e));
-      System.err.flush();
-      System.exit(1);
-      throw e;
+      throw exit("the " + protocol.framework() + " client for " + s.host() + ":" + s.port() + " could not start", e);
     }
     RunReport report = RunReport.attach(core, protocol);
-    RpcComponents<Req, Resp> components = new RpcComponents<>(protocol, client, report, core);
+    RpcComponents<C> components = new RpcComponents<>(protocol, client, report, core);
     core.actorSystem().registerOnTermination(() -> {
       components.close();
       return BoxedUnit.UNIT;
     });
     return components;
+  }
+
+  /**
+   * Ends the JVM with one line: thrown from Gatling's build phase, an error gives "Run crashed" and a
+   * stack trace, while the cause fits on one line. The run has not started: nothing is lost, and
+   * shutdown hooks stop the embedded server.
+   */
+  static RuntimeException exit(String what, RuntimeException e) {
+    System.err.println("error: " + what + ": " + Errors.rootMessage(e));
+    System.err.flush();
+    System.exit(1);
+    return e;
+  }
+
+  /** {@link RpcMethod#prepare} with this run's client; a failure ends the run with one line. */
+  <Req, Resp> RpcMethod<C, Req, Resp> prepare(RpcMethod<C, Req, Resp> method, String requestName) {
+    try {
+      return method.prepare(client);
+    } catch (RuntimeException e) {
+      throw exit("request '" + requestName + "' (" + protocol.framework() + ") could not be prepared", e);
+    }
   }
 
   /** A pool of {@code threads} threads: at most that many blocking calls at once, as the write-up's 200-thread client. */
@@ -87,20 +102,20 @@ public final class RpcComponents<Req, Resp> implements ProtocolComponents {
    * user's next call then waits for it instead of queueing behind it, and if the wait outlasts its own
    * timeout it fails with a message that names the stuck pool thread, so pool saturation shows as KOs.
    */
-  CompletableFuture<Resp> call(long userId, Req request) {
+  <Req, Resp> CompletableFuture<Resp> call(long userId, RpcMethod<C, Req, Resp> method, Req request) {
     long timeoutMillis = protocol.settings().timeoutMillis();
     if (syncPool == null) {
       CompletableFuture<Resp> call;
       try {
         // copy(): the timeout must not complete the framework's own future under its feet.
-        call = client.callAsync(request).toCompletableFuture().copy();
+        call = method.callAsync(client, request).toCompletableFuture().copy();
       } catch (RuntimeException e) {
         call = CompletableFuture.failedFuture(e);
       }
       return call.orTimeout(timeoutMillis, TimeUnit.MILLISECONDS);
     }
     CompletableFuture<Resp> result = new CompletableFuture<>();
-    BlockingCall task = new BlockingCall(userId, request, result);
+    BlockingCall<Req, Resp> task = new BlockingCall<>(userId, method, request, result);
     CompletableFuture<Void> previous = inPool.get(userId);
     if (previous == null) {
       task.submit();
@@ -119,16 +134,18 @@ public final class RpcComponents<Req, Resp> implements ProtocolComponents {
   }
 
   /** One blocking call on the sync pool; the user's slot is released when its thread is done with it. */
-  private final class BlockingCall implements Runnable {
+  private final class BlockingCall<Req, Resp> implements Runnable {
     private final long userId;
+    private final RpcMethod<C, Req, Resp> method;
     private final Req request;
     private final CompletableFuture<Resp> result;
     private final CompletableFuture<Void> released = new CompletableFuture<>();
     private volatile boolean submitted;
     private Thread runner;
 
-    BlockingCall(long userId, Req request, CompletableFuture<Resp> result) {
+    BlockingCall(long userId, RpcMethod<C, Req, Resp> method, Req request, CompletableFuture<Resp> result) {
       this.userId = userId;
+      this.method = method;
       this.request = request;
       this.result = result;
     }
@@ -154,7 +171,7 @@ public final class RpcComponents<Req, Resp> implements ProtocolComponents {
       }
       try {
         if (!result.isDone()) {
-          result.complete(client.callSync(request));
+          result.complete(method.callSync(client, request, protocol.settings().timeoutMillis()));
         }
       } catch (Exception | LinkageError | AssertionError e) {
         result.completeExceptionally(e);
@@ -185,11 +202,11 @@ public final class RpcComponents<Req, Resp> implements ProtocolComponents {
     return pool.getQueue().size() + pool.getActiveCount();
   }
 
-  public RpcProtocol<Req, Resp> protocol() {
+  public RpcProtocol<?, C> protocol() {
     return protocol;
   }
 
-  public RpcClient<Req, Resp> client() {
+  public C client() {
     return client;
   }
 

@@ -9,7 +9,7 @@ import java.util.Map;
 import scala.Function1;
 
 /** Gatling's key for one framework's protocol: it builds that framework's components once per run. */
-public final class RpcProtocolKey<P extends RpcProtocol<?, ?>> implements ProtocolKey<P, RpcComponents<?, ?>> {
+public final class RpcProtocolKey<P extends RpcProtocol<P, ?>> implements ProtocolKey<P, RpcComponents<?>> {
   private final Class<P> protocolClass;
 
   public RpcProtocolKey(Class<P> protocolClass) {
@@ -34,8 +34,8 @@ public final class RpcProtocolKey<P extends RpcProtocol<?, ?>> implements Protoc
    * across the levels' scenarios.
    */
   @Override
-  public Function1<P, RpcComponents<?, ?>> newComponents(CoreComponents coreComponents) {
-    Map<P, RpcComponents<?, ?>> perProtocol = new IdentityHashMap<>();
+  public Function1<P, RpcComponents<?>> newComponents(CoreComponents coreComponents) {
+    Map<P, RpcComponents<?>> perProtocol = new IdentityHashMap<>();
     return protocol -> {
       synchronized (perProtocol) {
         return perProtocol.computeIfAbsent(protocol, p -> RpcComponents.create((RpcProtocol<?, ?>) p, coreComponents));

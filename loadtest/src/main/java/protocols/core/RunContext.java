@@ -53,8 +53,8 @@ public final class RunContext {
     } catch (IOException ignored) {
       // reported as missing below
     }
-    for (String name : new String[] {"gatling", "dubbo", "dubbo-serialization-kryo", "thrift", "grpc", "protobuf",
-        "ice", "netty", "kryo"}) {
+    // The harness's own; the frameworks' come from their descriptors (RpcFramework#version).
+    for (String name : new String[] {"gatling", "netty"}) {
       v.put(name, p.getProperty(name, "?"));
     }
     return v;

@@ -2,9 +2,8 @@ package protocols.dubbo;
 
 import contract.dubbo.DubboSerialization;
 import contract.dubbo.ExactAddressTransporter;
-import contract.dubbo.MobileService;
-import contract.pojo.Order;
-import java.util.concurrent.CompletionStage;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.apache.dubbo.config.ApplicationConfig;
@@ -12,12 +11,13 @@ import org.apache.dubbo.config.ReferenceConfig;
 import org.apache.dubbo.config.bootstrap.DubboBootstrap;
 import org.apache.dubbo.remoting.TimeoutException;
 import org.apache.dubbo.rpc.RpcException;
+import org.apache.dubbo.rpc.service.GenericService;
 import protocols.core.RpcClient;
 import protocols.core.RpcSettings;
 import protocols.core.SizeLimit;
 
-/** A Dubbo consumer of the echo: one reference, connected straight to the server (no registry). */
-final class DubboClient implements RpcClient<Order, Order> {
+/** A Dubbo consumer: one reference per service the requests call, each connected straight to the server (no registry). */
+public final class DubboClient implements RpcClient {
   static {
     // Before Dubbo's first logger exists: route its logs to Gatling's logback (logback-test.xml),
     // instead of java.util.logging on the console.
@@ -29,9 +29,17 @@ final class DubboClient implements RpcClient<Order, Order> {
   static final int RECONNECT_MILLIS = 1_000;
   private static final Pattern TOO_LARGE = Pattern.compile("Data length too large: (\\d+), max payload: (\\d+)");
   private final DubboBootstrap bootstrap;
-  private final MobileService service;
+
+  private final RpcSettings settings;
+  private final String serialization;
+  private final int maxPayload;
+  /** One reference per service, version and group, made when a request is prepared. */
+  private final Map<String, ReferenceConfig<?>> references = new ConcurrentHashMap<>();
 
   DubboClient(RpcSettings settings, String serialization, int maxPayload) {
+    this.settings = settings;
+    this.serialization = serialization;
+    this.maxPayload = maxPayload;
     DubboSerialization.secureKryo();
     ApplicationConfig application = new ApplicationConfig("gatling-dubbo-consumer");
     application.setQosEnable(false);
@@ -39,12 +47,42 @@ final class DubboClient implements RpcClient<Order, Order> {
     // When a connection drops, Dubbo waits this long (default 10 s, so past any call timeout) before
     // failing the calls still in flight on it; 0 fails them at once, as the other clients do.
     application.setShutwait("0");
+    bootstrap = DubboBootstrap.newInstance();
+    bootstrap.application(application).start();
+  }
 
-    ReferenceConfig<MobileService> reference = new ReferenceConfig<>();
-    reference.setInterface(MobileService.class);
+  /** A proxy of {@code service} on the target (made once, then shared); fails now if the server is not there. */
+  <S> S reference(Class<S> service, String version, String group) {
+    return service.cast(reference(service.getName(), version, group, false, r -> r.setInterface(service)));
+  }
+
+  /** Dubbo's generic proxy of the service named {@code serviceName}: no class of the user's needed. */
+  GenericService generic(String serviceName, String version, String group) {
+    return (GenericService) reference(serviceName, version, group, true, r -> {
+      r.setInterface(serviceName);
+      r.setGeneric("true");
+    });
+  }
+
+  @SuppressWarnings({"unchecked", "rawtypes"})
+  private synchronized Object reference(String serviceName, String version, String group, boolean generic,
+                                        java.util.function.Consumer<ReferenceConfig> setService) {
+    String key = serviceName + ":" + version + ":" + group + (generic ? ":generic" : "");
+    ReferenceConfig<?> existing = references.get(key);
+    if (existing != null) {
+      return existing.get();
+    }
+    ReferenceConfig reference = new ReferenceConfig<>(bootstrap.getApplicationModel().getDefaultModule());
+    setService.accept(reference);
+    if (!version.isEmpty()) {
+      reference.setVersion(version);
+    }
+    if (!group.isEmpty()) {
+      reference.setGroup(group);
+    }
     // The consumer's serialization travels in the URL; prefer.serialization stops Dubbo 3 from
     // negotiating its own default (fastjson2) instead. client=exact keeps 127.0.0.1 as given.
-    reference.setUrl("dubbo://" + settings.host() + ":" + settings.port() + "/" + MobileService.class.getName()
+    reference.setUrl("dubbo://" + settings.host() + ":" + settings.port() + "/" + serviceName
         + "?serialization=" + serialization + "&prefer.serialization=" + serialization
         + "&client=" + ExactAddressTransporter.NAME + "&payload=" + maxPayload
         // A lost connection is retried every max(least-reconnect-duration, heartbeat) ms, by default
@@ -52,23 +90,13 @@ final class DubboClient implements RpcClient<Order, Order> {
         + "&heartbeat=" + RECONNECT_MILLIS + "&dubbo.application.least-reconnect-duration=" + RECONNECT_MILLIS);
     reference.setTimeout((int) Math.min(Integer.MAX_VALUE, settings.timeoutMillis()));
     reference.setRetries(0); // a retry would hide a failure and count one call twice
-    reference.setCheck(true); // fail at start, not on the first call, if the server is not there
+    reference.setCheck(true); // fail when the request is prepared, not on the first call, if the server is not there
     if (settings.connections() > 0) {
       reference.setConnections(settings.connections());
     }
-    bootstrap = DubboBootstrap.newInstance();
-    bootstrap.application(application).reference(reference).start();
-    service = reference.get();
-  }
-
-  @Override
-  public CompletionStage<Order> callAsync(Order request) {
-    return service.helloAsync(request);
-  }
-
-  @Override
-  public Order callSync(Order request) {
-    return service.hello(request);
+    Object proxy = reference.get();
+    references.put(key, reference);
+    return proxy;
   }
 
   @Override
@@ -77,7 +105,7 @@ final class DubboClient implements RpcClient<Order, Order> {
   }
 
   @Override
-  public String sizeLimit(Throwable error, Order request) {
+  public String sizeLimit(Throwable error, Object request) {
     // Dubbo's codec, on either side: "Data length too large: 10000136, max payload: 8388608, channel: ..."
     for (Throwable t = error; t != null; t = t.getCause() == t ? null : t.getCause()) {
       Matcher m = TOO_LARGE.matcher(String.valueOf(t.getMessage()));
@@ -108,6 +136,7 @@ final class DubboClient implements RpcClient<Order, Order> {
 
   @Override
   public void close() {
+    references.values().forEach(ReferenceConfig::destroy);
     bootstrap.destroy();
   }
 }

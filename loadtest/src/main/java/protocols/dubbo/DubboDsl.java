@@ -2,34 +2,50 @@ package protocols.dubbo;
 
 import contract.SampleOrder;
 import contract.dubbo.DubboSerialization;
+import contract.dubbo.MobileService;
 import contract.pojo.Order;
-import java.util.List;
-import protocols.core.EchoFramework;
-import protocols.core.LoadParams;
-import protocols.core.RpcRequestBuilder;
+import org.apache.dubbo.config.bootstrap.DubboBootstrap;
+import protocols.core.RpcFramework;
+import protocols.core.RpcSettings;
 
 /**
- * The Dubbo DSL, in Gatling's style: {@code dubbo} is the protocol, {@code dubbo("echo").hello(...)}
- * a request.
+ * The Dubbo DSL, in Gatling's style: {@code dubbo} is the protocol;
+ * {@code dubbo("name").service(OrderService.class).call(...)} calls a method of your interface,
+ * {@code dubbo("name").generic("com.example.OrderService").method(...)} one without its classes.
  */
 public final class DubboDsl {
   /** The protocol builder, with Dubbo's defaults (127.0.0.1:20880, hessian2, async). */
-  public static final DubboProtocolBuilder dubbo = DubboProtocolBuilder.DEFAULT;
+  public static final DubboProtocol dubbo = new DubboProtocol(RpcSettings.defaults(20880), DubboSerialization.DEFAULT);
 
-  /** Dubbo in an echo run; {@code -Dserialization=hessian2|kryo|fastjson2} sets both sides. */
-  public static final EchoFramework<Order> ECHO = EchoFramework.<Order>of("dubbo", "servers.dubbo.DubboEchoServer", "--payload",
-          p -> dubbo.serialization(serialization(p)), DubboDsl::dubbo, DubboDsl::order)
-      .withServerArgs(p -> List.of("--serialization", serialization(p)));
+  /** {@code -Dserialization=hessian2|kryo|fastjson2} sets both sides. */
+  public static final RpcFramework<DubboClient, Order> FRAMEWORK = RpcFramework.<DubboClient, Order>of("dubbo",
+          DubboBootstrap.class, "servers.dubbo.DubboEchoServer", "--payload", p -> dubbo.serialization(p.string("serialization", DubboSerialization.DEFAULT)),
+          new DubboMethod<MobileService, Order, Order>(new DubboService<>("echo", MobileService.class, "", ""),
+              MobileService::hello, MobileService::helloAsync, null),
+          DubboDsl::order)
+      .withParam("serialization", DubboSerialization.DEFAULT, "--serialization", DubboSerialization.SUPPORTED);
 
   private DubboDsl() {}
 
-  /** A request named {@code name} (Gatling EL allowed). */
-  public static RpcRequestBuilder<Order, Order> dubbo(String name) {
-    return new RpcRequestBuilder<>(DubboProtocol.KEY, name);
+  /** A request named {@code name} (Gatling EL allowed); then say which service. */
+  public static Named dubbo(String name) {
+    return () -> name;
   }
 
-  private static String serialization(LoadParams params) {
-    return params.choice("serialization", DubboSerialization.DEFAULT, DubboSerialization.SUPPORTED);
+  /** A named Dubbo request waiting for its service. */
+  @FunctionalInterface
+  public interface Named {
+    String name();
+
+    /** An interface on the classpath; then {@code .call(...)} or {@code .callAsync(...)} one of its methods. */
+    default <S> DubboService<S> service(Class<S> type) {
+      return new DubboService<>(name(), type, "", "");
+    }
+
+    /** A service by its interface's name, through Dubbo's generic invocation. */
+    default DubboGeneric generic(String serviceName) {
+      return new DubboGeneric(name(), serviceName, "", "");
+    }
   }
 
   /** The write-ups' sample order with the given id. */
@@ -39,7 +55,6 @@ public final class DubboDsl {
 
   /** The sample order with another name (-DorderNameChars). */
   public static Order order(long orderId, String name) {
-    return new Order(orderId, SampleOrder.PHONE, name, SampleOrder.ORDER_NUM, SampleOrder.ORDER_DATE,
-        SampleOrder.TICKET_TYPE, SampleOrder.AMOUNT, SampleOrder.ORDER_STATUS);
+    return SampleOrder.make(Order::new, orderId, name);
   }
 }

@@ -1,14 +1,13 @@
 package protocols.dubbo;
 
-import contract.pojo.Order;
+import contract.dubbo.DubboSerialization;
 import java.util.Map;
-import protocols.core.RpcClient;
 import protocols.core.RpcProtocol;
 import protocols.core.RpcProtocolKey;
 import protocols.core.RpcSettings;
 
-/** Dubbo's Gatling protocol: the shared settings plus the serialization. */
-public final class DubboProtocol extends RpcProtocol<Order, Order> {
+/** {@code dubbo.target("127.0.0.1", 20880).serialization("kryo")...}: immutable. */
+public final class DubboProtocol extends RpcProtocol<DubboProtocol, DubboClient> {
   public static final RpcProtocolKey<DubboProtocol> KEY = new RpcProtocolKey<>(DubboProtocol.class);
 
   /** Dubbo's own payload limit (URL parameter payload), also the echo server's --payload default. */
@@ -17,8 +16,18 @@ public final class DubboProtocol extends RpcProtocol<Order, Order> {
   private final String serialization;
 
   DubboProtocol(RpcSettings settings, String serialization) {
-    super(settings);
+    super(settings, new Spec<>(KEY, "dubbo", DEFAULT_PAYLOAD, s -> new DubboProtocol(s, serialization),
+        p -> new DubboClient(p.settings(), serialization, p.maxMessageBytes())));
     this.serialization = serialization;
+  }
+
+  /** hessian2 (Dubbo's default), kryo (the write-up's) or fastjson2; the server must use the same. */
+  public DubboProtocol serialization(String name) {
+    if (!DubboSerialization.SUPPORTED.contains(name)) {
+      throw new IllegalArgumentException("Dubbo serialization must be one of "
+          + String.join("|", DubboSerialization.SUPPORTED) + ", got '" + name + "'");
+    }
+    return new DubboProtocol(settings(), name);
   }
 
   public String serialization() {
@@ -26,22 +35,7 @@ public final class DubboProtocol extends RpcProtocol<Order, Order> {
   }
 
   @Override
-  public String framework() {
-    return "dubbo";
-  }
-
-  @Override
   public Map<String, Object> describe() {
     return Map.of("serialization", serialization);
-  }
-
-  @Override
-  protected int defaultMaxMessageBytes() {
-    return DEFAULT_PAYLOAD;
-  }
-
-  @Override
-  public RpcClient<Order, Order> newClient() {
-    return new DubboClient(settings(), serialization, maxMessageBytes());
   }
 }

@@ -1,13 +1,19 @@
 package protocols.grpc;
 
-import contract.grpc.MobileServiceGrpc;
-import contract.grpc.Order;
+import com.google.protobuf.MessageLite;
+import io.grpc.CallOptions;
+import io.grpc.Channel;
+import io.grpc.ClientCall;
+import io.grpc.ClientInterceptors;
+import io.grpc.Metadata;
+import io.grpc.MethodDescriptor;
+import io.grpc.stub.ClientCalls;
+import io.grpc.stub.MetadataUtils;
 import io.grpc.ConnectivityState;
 import io.grpc.ManagedChannel;
 import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
 import io.grpc.netty.shaded.io.grpc.netty.NettyChannelBuilder;
-import io.grpc.stub.StreamObserver;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.CountDownLatch;
@@ -22,12 +28,10 @@ import protocols.core.SizeLimit;
 
 /**
  * grpc-java client: {@code channels} HTTP/2 connections built once, calls spread over them in turn.
- * Every call carries a gRPC deadline of the run's timeout.
+ * Every call carries a gRPC deadline: the request's own, or the run's timeout.
  */
-final class GrpcClient implements RpcClient<Order, Order> {
+public final class GrpcClient implements RpcClient {
   private final ManagedChannel[] channels;
-  private final MobileServiceGrpc.MobileServiceStub[] async;
-  private final MobileServiceGrpc.MobileServiceBlockingStub[] blocking;
   private final AtomicInteger next = new AtomicInteger();
   private final long timeoutMillis;
   private static final long RECONNECT_MILLIS = 250;
@@ -43,8 +47,6 @@ final class GrpcClient implements RpcClient<Order, Order> {
     timeoutMillis = settings.timeoutMillis();
     channels = new ManagedChannel[n];
     lastReset = new AtomicLongArray(n);
-    async = new MobileServiceGrpc.MobileServiceStub[n];
-    blocking = new MobileServiceGrpc.MobileServiceBlockingStub[n];
     for (int i = 0; i < n; i++) {
       // directExecutor: replies are handed straight from the transport thread to the core, which
       // stamps the time and hops to the virtual user's event loop; nothing blocks there.
@@ -54,8 +56,6 @@ final class GrpcClient implements RpcClient<Order, Order> {
           .maxInboundMessageSize(maxMessage)
           .build();
       connect(channels[i], settings);
-      async[i] = MobileServiceGrpc.newStub(channels[i]);
-      blocking[i] = MobileServiceGrpc.newBlockingStub(channels[i]);
     }
   }
 
@@ -91,39 +91,73 @@ final class GrpcClient implements RpcClient<Order, Order> {
     return Math.floorMod(next.getAndIncrement(), channels.length);
   }
 
-  @Override
-  public CompletionStage<Order> callAsync(Order request) {
-    CompletableFuture<Order> reply = new CompletableFuture<>();
+  /**
+   * One unary call: {@code headers} sent with it, a gRPC deadline of {@code deadlineMillis}; the
+   * reply completes on the transport thread.
+   */
+  <Req, Resp> CompletionStage<Resp> unary(MethodDescriptor<Req, Resp> method, Metadata headers, long deadlineMillis,
+                                          Req request) {
+    CompletableFuture<Resp> reply = new CompletableFuture<>();
     int i = pick();
-    async[i].withDeadlineAfter(timeoutMillis, TimeUnit.MILLISECONDS).hello(request, new StreamObserver<>() {
-      @Override
-      public void onNext(Order value) {
-        reply.complete(value);
-      }
+    ClientCall<Req, Resp> call = channels[i].newCall(method, options(deadlineMillis));
+    try {
+      call.start(new ClientCall.Listener<>() {
+        private Resp value;
 
-      @Override
-      public void onError(Throwable t) {
-        reconnectSoon(i, t);
-        reply.completeExceptionally(t);
-      }
+        @Override
+        public void onMessage(Resp message) {
+          value = message;
+        }
 
-      @Override
-      public void onCompleted() {
-        // unary: onNext already completed the reply
-      }
-    });
+        @Override
+        public void onClose(Status status, Metadata trailers) {
+          if (!status.isOk()) {
+            StatusRuntimeException e = status.asRuntimeException(trailers);
+            reconnectSoon(i, e);
+            reply.completeExceptionally(e);
+          } else if (value == null) {
+            reply.completeExceptionally(Status.INTERNAL.withDescription("no reply message").asRuntimeException());
+          } else {
+            reply.complete(value);
+          }
+        }
+      }, headers == null ? new Metadata() : headers);
+      call.request(2); // as grpc-java's ClientCalls: a second message would be a protocol error
+      call.sendMessage(request);
+      call.halfClose();
+    } catch (RuntimeException | Error e) {
+      call.cancel("could not send", e);
+      reply.completeExceptionally(e);
+    }
     return reply;
   }
 
-  @Override
-  public Order callSync(Order request) {
+  /** The same call through grpc-java's blocking stub API. */
+  <Req, Resp> Resp blockingUnary(MethodDescriptor<Req, Resp> method, Metadata headers, long deadlineMillis,
+                                 Req request) {
     int i = pick();
+    Channel channel = headers == null ? channels[i]
+        : ClientInterceptors.intercept(channels[i], MetadataUtils.newAttachHeadersInterceptor(headers));
     try {
-      return blocking[i].withDeadlineAfter(timeoutMillis, TimeUnit.MILLISECONDS).hello(request);
+      return ClientCalls.blockingUnaryCall(channel, method, options(deadlineMillis), request);
     } catch (StatusRuntimeException e) {
       reconnectSoon(i, e);
       throw e;
     }
+  }
+
+  private CallOptions options(long deadlineMillis) {
+    return CallOptions.DEFAULT.withDeadlineAfter(deadlineMillis > 0 ? deadlineMillis : timeoutMillis,
+        TimeUnit.MILLISECONDS);
+  }
+
+  /** A channel for what is not a load call (server reflection). */
+  Channel channel() {
+    return channels[0];
+  }
+
+  long timeoutMillis() {
+    return timeoutMillis;
   }
 
   /**
@@ -148,7 +182,7 @@ final class GrpcClient implements RpcClient<Order, Order> {
   }
 
   @Override
-  public String sizeLimit(Throwable error, Order request) {
+  public String sizeLimit(Throwable error, Object request) {
     if (!(error instanceof StatusRuntimeException e) || e.getStatus().getCode() != Status.Code.RESOURCE_EXHAUSTED) {
       return null;
     }
@@ -161,7 +195,7 @@ final class GrpcClient implements RpcClient<Order, Order> {
     // Both sides word it alike. A limit other than this client's is the server's (the request); this
     // client's, with a request under it, means the reply; else either could have been refused.
     String what = limit != maxMessage ? "request"
-        : request != null && request.getSerializedSize() <= limit ? "reply" : "message";
+        : request instanceof MessageLite message && message.getSerializedSize() <= limit ? "reply" : "message";
     return SizeLimit.message("grpc", what, bytes, limit, "--max-message");
   }
 

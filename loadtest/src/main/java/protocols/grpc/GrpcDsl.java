@@ -1,24 +1,58 @@
 package protocols.grpc;
 
 import contract.SampleOrder;
+import contract.grpc.GrpcOrder;
+import contract.grpc.MobileServiceGrpc;
 import contract.grpc.Order;
-import protocols.core.EchoFramework;
-import protocols.core.RpcRequestBuilder;
+import io.grpc.ManagedChannel;
+import io.grpc.MethodDescriptor;
+import io.grpc.Status;
+import protocols.core.RpcChecks;
+import protocols.core.RpcFramework;
+import protocols.core.RpcSettings;
+import protocols.core.RpcMethod;
 
-/** The gRPC DSL: {@code grpc} is the protocol, {@code grpc("echo").hello(...)} a unary Hello call. */
+/**
+ * The gRPC DSL: {@code grpc} is the protocol; {@code grpc("name").unary(SomeServiceGrpc.getSomeMethod())}
+ * calls a method of your generated code, {@code grpc("name").unary("pkg.Service/Method").fromReflection()}
+ * one without.
+ */
 public final class GrpcDsl {
   /** The protocol builder, with gRPC's defaults (127.0.0.1:50051, one channel, async). */
-  public static final GrpcProtocolBuilder grpc = GrpcProtocolBuilder.DEFAULT;
+  public static final GrpcProtocol grpc = new GrpcProtocol(RpcSettings.defaults(50051));
 
-  /** gRPC in an echo run; {@code -Dconnections=N} spreads the users over N channels (default 1). */
-  public static final EchoFramework<Order> ECHO =
-      EchoFramework.of("grpc", "servers.grpc.GrpcEchoServer", "--max-message", p -> grpc, GrpcDsl::grpc, GrpcDsl::order);
+  /** {@code -Dconnections=N} spreads the users over N channels (default 1). */
+  public static final RpcFramework<GrpcClient, Order> FRAMEWORK = RpcFramework.of("grpc", ManagedChannel.class,
+      "servers.grpc.GrpcEchoServer", "--max-message", p -> grpc,
+      (RpcMethod<GrpcClient, Order, Order>) new GrpcCall<>(MobileServiceGrpc.getHelloMethod(), GrpcCall.Options.NONE),
+      GrpcDsl::order);
 
   private GrpcDsl() {}
 
-  /** A request named {@code name} (Gatling EL allowed). */
-  public static RpcRequestBuilder<Order, Order> grpc(String name) {
-    return new RpcRequestBuilder<>(GrpcProtocol.KEY, name);
+  /** A request named {@code name} (Gatling EL allowed); then say which method. */
+  public static Named grpc(String name) {
+    return () -> name;
+  }
+
+  /** A named gRPC request waiting for its method. */
+  @FunctionalInterface
+  public interface Named {
+    String name();
+
+    /** A unary method of your generated code, e.g. {@code SomeServiceGrpc.getSomeMethod()}. */
+    default <Req, Resp> GrpcRequest<Req, Resp> unary(MethodDescriptor<Req, Resp> method) {
+      return GrpcRequest.unary(name(), method);
+    }
+
+    /** A unary method without generated code, by its full name {@code package.Service/Method}. */
+    default GrpcRequest.Dynamic unary(String fullMethodName) {
+      return new GrpcRequest.Dynamic(name(), fullMethodName);
+    }
+  }
+
+  /** A check on the call's gRPC status: {@code statusCode(Status.Code.NOT_FOUND)} makes that error an OK. */
+  public static RpcChecks.ValueCheck<Object, String> statusCode(Status.Code expected) {
+    return RpcChecks.code().is(expected == Status.Code.OK ? RpcChecks.OK : "grpc " + expected);
   }
 
   /** The write-ups' sample order with the given id. */
@@ -28,8 +62,6 @@ public final class GrpcDsl {
 
   /** The sample order with another name (-DorderNameChars). */
   public static Order order(long orderId, String name) {
-    return Order.newBuilder().setOrderId(orderId).setPhone(SampleOrder.PHONE).setName(name)
-        .setOrderNum(SampleOrder.ORDER_NUM).setOrderDate(SampleOrder.ORDER_DATE).setTicketType(SampleOrder.TICKET_TYPE)
-        .setAmount(SampleOrder.AMOUNT).setOrderStatus(SampleOrder.ORDER_STATUS).build();
+    return SampleOrder.make(GrpcOrder::of, orderId, name);
   }
 }

@@ -6,15 +6,17 @@ import com.zeroc.Ice.InitializationData;
 import com.zeroc.Ice.InvocationTimeoutException;
 import com.zeroc.Ice.LocalException;
 import com.zeroc.Ice.MemoryLimitException;
+import com.zeroc.Ice.ObjectNotExistException;
+import com.zeroc.Ice.ObjectPrx;
 import com.zeroc.Ice.OutputStream;
 import com.zeroc.Ice.SocketException;
 import com.zeroc.Ice.TimeoutException;
 import com.zeroc.Ice.UserException;
 import com.zeroc.Ice.Util;
 import contract.zeroc.IceSettings;
-import contract.zeroc.MobileServicePrx;
 import contract.zeroc.Order;
-import java.util.concurrent.CompletionStage;
+import java.util.HashMap;
+import java.util.Map;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -27,16 +29,18 @@ import protocols.core.SizeLimit;
  * {@code connections} = N the users are spread over N proxies with distinct connection ids, hence N
  * connections. Every proxy carries an invocation timeout of the run's timeout.
  */
-final class IceClient implements RpcClient<Order, Order> {
+public final class IceClient implements RpcClient {
   private static final String SERVER_FLAG = "--max-message";
   private static final int STARTUP_TIMEOUT_MILLIS = 5_000;
   private static final Pattern REQUESTED = Pattern.compile("requested (\\d+) bytes");
+  private final RpcSettings settings;
   private final Communicator communicator;
-  private final MobileServicePrx[] proxies;
+  private final Map<String, ObjectPrx[]> proxies = new HashMap<>();
   private final AtomicInteger next = new AtomicInteger();
   private final int maxMessage;
 
   IceClient(RpcSettings settings, int maxMessage) {
+    this.settings = settings;
     InitializationData init = new InitializationData();
     init.properties = IceSettings.properties(maxMessage);
     this.maxMessage = init.properties.getPropertyAsInt("Ice.MessageSizeMax") * 1024;
@@ -44,36 +48,41 @@ final class IceClient implements RpcClient<Order, Order> {
     init.properties.setProperty("Ice.ThreadPool.Client.Size",
         Integer.toString(Math.max(1, Runtime.getRuntime().availableProcessors())));
     communicator = Util.initialize(init);
-    try {
-      int n = Math.max(1, settings.connections());
-      proxies = new MobileServicePrx[n];
-      String endpoint = IceSettings.IDENTITY + ":tcp -h " + settings.host() + " -p " + settings.port();
-      for (int i = 0; i < n; i++) {
-        MobileServicePrx prx = MobileServicePrx.uncheckedCast(communicator.stringToProxy(endpoint))
-            .ice_invocationTimeout((int) Math.min(Integer.MAX_VALUE, settings.timeoutMillis()));
-        proxies[i] = settings.connections() == 0 ? prx : prx.ice_connectionId("c" + i);
-        // Fail at start, not on the first call, if the server is not there; a -Dtimeout of a few ms
-        // is for calls, not for setting up the connection.
-        proxies[i].ice_invocationTimeout(STARTUP_TIMEOUT_MILLIS).ice_ping();
-      }
-    } catch (RuntimeException e) {
-      communicator.destroy();
-      throw e;
+  }
+
+  /**
+   * The proxies of the object {@code identity} on the target: one, or with {@code connections} = N,
+   * N proxies with distinct connection ids (hence N connections), each with the run's invocation
+   * timeout. Pinged once, so a run fails at start, not on the first call, if the server or the object
+   * is not there; a -Dtimeout of a few ms is for calls, not for setting up the connection.
+   */
+  synchronized ObjectPrx[] proxies(String identity) {
+    ObjectPrx[] made = proxies.get(identity);
+    if (made != null) {
+      return made;
     }
+    int n = Math.max(1, settings.connections());
+    made = new ObjectPrx[n];
+    String endpoint = Util.identityToString(Util.stringToIdentity(identity)) + ":tcp -h " + settings.host()
+        + " -p " + settings.port();
+    for (int i = 0; i < n; i++) {
+      ObjectPrx prx = communicator.stringToProxy(endpoint)
+          .ice_invocationTimeout((int) Math.min(Integer.MAX_VALUE, settings.timeoutMillis()));
+      made[i] = settings.connections() == 0 ? prx : prx.ice_connectionId("c" + i);
+      try {
+        made[i].ice_invocationTimeout(STARTUP_TIMEOUT_MILLIS).ice_ping();
+      } catch (ObjectNotExistException e) {
+        throw new IllegalArgumentException("the Ice server at " + settings.host() + ":" + settings.port()
+            + " has no object '" + identity + "'");
+      }
+    }
+    proxies.put(identity, made);
+    return made;
   }
 
-  private MobileServicePrx pick() {
+  /** The next of {@code proxies}, in turn. */
+  <P> P pick(P[] proxies) {
     return proxies[Math.floorMod(next.getAndIncrement(), proxies.length)];
-  }
-
-  @Override
-  public CompletionStage<Order> callAsync(Order request) {
-    return pick().helloAsync(request);
-  }
-
-  @Override
-  public Order callSync(Order request) {
-    return pick().hello(request);
   }
 
   @Override
@@ -83,7 +92,7 @@ final class IceClient implements RpcClient<Order, Order> {
   }
 
   @Override
-  public String sizeLimit(Throwable error, Order request) {
+  public String sizeLimit(Throwable error, Object request) {
     if (error instanceof MemoryLimitException e) {
       // This client refused the reply: "requested 2000123 bytes, maximum allowed is 1048576 bytes ..."
       Matcher m = REQUESTED.matcher(String.valueOf(e.reason));
@@ -91,7 +100,7 @@ final class IceClient implements RpcClient<Order, Order> {
     }
     if (error instanceof SocketException && request != null) {
       // The server drops a connection whose request is over its limit; Ice does not say why.
-      long size = marshalledSize(request);
+      long size = request instanceof byte[] b ? b.length : request instanceof Order o ? marshalledSize(o) : -1;
       return size > maxMessage ? SizeLimit.message("ice", "request", size, maxMessage, SERVER_FLAG) : null;
     }
     return null;
@@ -113,6 +122,9 @@ final class IceClient implements RpcClient<Order, Order> {
     }
     if (error instanceof UserException e) {
       return "ice " + e.ice_id();
+    }
+    if (error instanceof IceDynamic.UserExceptionReply) {
+      return "ice user exception";
     }
     return error.getClass().getSimpleName();
   }

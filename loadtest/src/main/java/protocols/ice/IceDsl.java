@@ -1,24 +1,54 @@
 package protocols.ice;
 
+import com.zeroc.Ice.Communicator;
+import com.zeroc.Ice.ObjectPrx;
+import com.zeroc.Ice.OperationMode;
 import contract.SampleOrder;
+import contract.zeroc.IceSettings;
+import contract.zeroc.MobileServicePrx;
 import contract.zeroc.Order;
-import protocols.core.EchoFramework;
-import protocols.core.RpcRequestBuilder;
+import java.util.function.Function;
+import protocols.core.RpcFramework;
+import protocols.core.RpcSettings;
+import protocols.core.RpcRequest;
 
-/** The Ice DSL: {@code ice} is the protocol, {@code ice("echo").hello(...)} a request. */
+/**
+ * The Ice DSL: {@code ice} is the protocol; {@code ice("name").proxy("orders", OrderServicePrx::uncheckedCast)
+ * .call((prx, req) -> prx.placeAsync(req))} calls an operation through your generated proxy,
+ * {@code ice("name").dynamic("orders", "place")} one without generated code.
+ */
 public final class IceDsl {
   /** The protocol builder, with Ice's defaults (127.0.0.1:10000, one shared connection, async). */
-  public static final IceProtocolBuilder ice = IceProtocolBuilder.DEFAULT;
+  public static final IceProtocol ice = new IceProtocol(RpcSettings.defaults(10000));
 
-  /** ZeroC Ice in an echo run. */
-  public static final EchoFramework<Order> ECHO =
-      EchoFramework.of("ice", "servers.ice.IceEchoServer", "--max-message", p -> ice, IceDsl::ice, IceDsl::order);
+  /** ZeroC Ice. */
+  public static final RpcFramework<IceClient, Order> FRAMEWORK = RpcFramework.of("ice", Communicator.class,
+      "servers.ice.IceEchoServer", "--max-message", p -> ice,
+      new IceMethod<MobileServicePrx, Order, Order>(IceSettings.IDENTITY, MobileServicePrx::uncheckedCast,
+          MobileServicePrx::helloAsync, MobileServicePrx::hello, null),
+      IceDsl::order);
 
   private IceDsl() {}
 
-  /** A request named {@code name} (Gatling EL allowed). */
-  public static RpcRequestBuilder<Order, Order> ice(String name) {
-    return new RpcRequestBuilder<>(IceProtocol.KEY, name);
+  /** A request named {@code name} (Gatling EL allowed); then say which object. */
+  public static Named ice(String name) {
+    return () -> name;
+  }
+
+  /** A named Ice request waiting for its object. */
+  @FunctionalInterface
+  public interface Named {
+    String name();
+
+    /** The object {@code identity} through its typed proxy, e.g. {@code OrderServicePrx::uncheckedCast}. */
+    default <P> IceMethod.Proxy<P> proxy(String identity, Function<ObjectPrx, P> cast) {
+      return new IceMethod.Proxy<>(name(), identity, cast);
+    }
+
+    /** The operation {@code operation} of object {@code identity}, without generated code ({@link IceDynamic}). */
+    default RpcRequest<IceClient, byte[], byte[]> dynamic(String identity, String operation) {
+      return IceDynamic.request(name(), identity, operation, OperationMode.Normal);
+    }
   }
 
   /** The write-ups' sample order with the given id. */
@@ -28,7 +58,6 @@ public final class IceDsl {
 
   /** The sample order with another name (-DorderNameChars). */
   public static Order order(long orderId, String name) {
-    return new Order(orderId, SampleOrder.PHONE, name, SampleOrder.ORDER_NUM, SampleOrder.ORDER_DATE,
-        SampleOrder.TICKET_TYPE, SampleOrder.AMOUNT, SampleOrder.ORDER_STATUS);
+    return SampleOrder.make(Order::new, orderId, name);
   }
 }

@@ -1,32 +1,16 @@
 package protocols.ice;
 
 import contract.zeroc.IceSettings;
-import contract.zeroc.Order;
-import protocols.core.RpcClient;
 import protocols.core.RpcProtocol;
 import protocols.core.RpcProtocolKey;
 import protocols.core.RpcSettings;
 
-/** Ice's Gatling protocol: the shared settings; maxMessageBytes is Ice.MessageSizeMax. */
-public final class IceProtocol extends RpcProtocol<Order, Order> {
+/** {@code ice.target("127.0.0.1", 10000)...}: the shared settings; maxMessageBytes is Ice.MessageSizeMax. */
+public final class IceProtocol extends RpcProtocol<IceProtocol, IceClient> {
   public static final RpcProtocolKey<IceProtocol> KEY = new RpcProtocolKey<>(IceProtocol.class);
 
   IceProtocol(RpcSettings settings) {
-    super(settings);
-  }
-
-  @Override
-  public String framework() {
-    return "ice";
-  }
-
-  @Override
-  protected int defaultMaxMessageBytes() {
-    return IceSettings.DEFAULT_MAX_MESSAGE;
-  }
-
-  @Override
-  public RpcClient<Order, Order> newClient() {
-    return new IceClient(settings(), maxMessageBytes());
+    super(settings, new Spec<>(KEY, "ice", IceSettings.DEFAULT_MAX_MESSAGE, IceProtocol::new,
+        p -> new IceClient(p.settings(), p.maxMessageBytes())));
   }
 }

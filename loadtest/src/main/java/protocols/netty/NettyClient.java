@@ -37,7 +37,7 @@ import protocols.core.SizeLimit;
  * The ceiling's client: calls multiplexed by call id over one connection (or {@code connections}),
  * replies matched to their call and completed on the I/O thread.
  */
-final class NettyClient implements RpcClient<Order, Order> {
+public final class NettyClient implements RpcClient {
   private final EventLoopGroup group;
   private final AtomicReferenceArray<Channel> channels;
   private final Bootstrap bootstrap;
@@ -103,8 +103,8 @@ final class NettyClient implements RpcClient<Order, Order> {
     }), delayMillis, TimeUnit.MILLISECONDS);
   }
 
-  @Override
-  public CompletionStage<Order> callAsync(Order request) {
+  /** The ceiling's one method: the order back, completed on the I/O thread. */
+  public CompletionStage<Order> hello(Order request) {
     long id = callIds.incrementAndGet();
     CompletableFuture<Order> reply = new CompletableFuture<>();
     // While a connection is down its calls fail at once (the write fails on a closed channel).
@@ -129,12 +129,7 @@ final class NettyClient implements RpcClient<Order, Order> {
   }
 
   @Override
-  public Order callSync(Order request) throws Exception {
-    return callAsync(request).toCompletableFuture().get();
-  }
-
-  @Override
-  public String sizeLimit(Throwable error, Order request) {
+  public String sizeLimit(Throwable error, Object request) {
     if (error instanceof EchoFrames.FrameTooLarge e) {
       return SizeLimit.message("netty", "request", e.size(), e.limit(), SERVER_FLAG);
     }

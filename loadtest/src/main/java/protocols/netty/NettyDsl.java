@@ -2,23 +2,32 @@ package protocols.netty;
 
 import contract.SampleOrder;
 import contract.pojo.Order;
-import protocols.core.EchoFramework;
-import protocols.core.RpcRequestBuilder;
+import io.netty.channel.Channel;
+import protocols.core.RpcFramework;
+import protocols.core.RpcSettings;
+import protocols.core.RpcMethod;
+import protocols.core.RpcRequest;
 
-/** The ceiling's DSL: {@code netty} is the protocol, {@code netty("echo").hello(...)} a request. */
+/**
+ * The ceiling's DSL: {@code netty} is the protocol, {@code netty("echo").send(...)} an echo call (its
+ * wire format has the one method).
+ */
 public final class NettyDsl {
   /** The protocol builder (127.0.0.1:7000, one connection, async). */
-  public static final NettyProtocolBuilder netty = NettyProtocolBuilder.DEFAULT;
+  public static final NettyProtocol netty = new NettyProtocol(RpcSettings.defaults(7000));
 
-  /** The ceiling (Netty, length-prefixed frames, Kryo) in an echo run. */
-  public static final EchoFramework<Order> ECHO =
-      EchoFramework.of("netty", "servers.netty.NettyEchoServer", "--max-frame", p -> netty, NettyDsl::netty, NettyDsl::order);
+  /** The echo; sync mode waits for it on the sync pool (the ceiling has no blocking client). */
+  public static final RpcMethod<NettyClient, Order, Order> HELLO = NettyClient::hello;
+
+  /** The ceiling (Netty, length-prefixed frames, Kryo). */
+  public static final RpcFramework<NettyClient, Order> FRAMEWORK = RpcFramework.of("netty", Channel.class,
+      "servers.netty.NettyEchoServer", "--max-frame", p -> netty, HELLO, NettyDsl::order);
 
   private NettyDsl() {}
 
-  /** A request named {@code name} (Gatling EL allowed). */
-  public static RpcRequestBuilder<Order, Order> netty(String name) {
-    return new RpcRequestBuilder<>(NettyProtocol.KEY, name);
+  /** An echo request named {@code name} (Gatling EL allowed). */
+  public static RpcRequest<NettyClient, Order, Order> netty(String name) {
+    return RpcRequest.of(NettyProtocol.KEY, name, HELLO);
   }
 
   /** The write-ups' sample order with the given id. */
@@ -28,7 +37,6 @@ public final class NettyDsl {
 
   /** The sample order with another name (-DorderNameChars). */
   public static Order order(long orderId, String name) {
-    return new Order(orderId, SampleOrder.PHONE, name, SampleOrder.ORDER_NUM, SampleOrder.ORDER_DATE,
-        SampleOrder.TICKET_TYPE, SampleOrder.AMOUNT, SampleOrder.ORDER_STATUS);
+    return SampleOrder.make(Order::new, orderId, name);
   }
 }

@@ -1,32 +1,16 @@
 package protocols.netty;
 
 import contract.netty.EchoFrames;
-import contract.pojo.Order;
-import protocols.core.RpcClient;
 import protocols.core.RpcProtocol;
 import protocols.core.RpcProtocolKey;
 import protocols.core.RpcSettings;
 
-/** The ceiling's Gatling protocol: only the shared settings. */
-public final class NettyProtocol extends RpcProtocol<Order, Order> {
+/** {@code netty.target("127.0.0.1", 7000)...}: the ceiling's protocol, only the shared settings. */
+public final class NettyProtocol extends RpcProtocol<NettyProtocol, NettyClient> {
   public static final RpcProtocolKey<NettyProtocol> KEY = new RpcProtocolKey<>(NettyProtocol.class);
 
   NettyProtocol(RpcSettings settings) {
-    super(settings);
-  }
-
-  @Override
-  public String framework() {
-    return "netty";
-  }
-
-  @Override
-  protected int defaultMaxMessageBytes() {
-    return EchoFrames.DEFAULT_MAX_FRAME;
-  }
-
-  @Override
-  public RpcClient<Order, Order> newClient() {
-    return new NettyClient(settings(), maxMessageBytes());
+    super(settings, new Spec<>(KEY, "netty", EchoFrames.DEFAULT_MAX_FRAME, NettyProtocol::new,
+        p -> new NettyClient(p.settings(), p.maxMessageBytes())));
   }
 }

@@ -1,18 +1,19 @@
 package protocols.thrift;
 
-import contract.thrift.MobileService;
-import contract.thrift.Order;
 import java.io.IOException;
+import java.lang.reflect.Constructor;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import java.net.SocketTimeoutException;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionStage;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.apache.thrift.TApplicationException;
+import org.apache.thrift.TBase;
+import org.apache.thrift.TServiceClient;
 import org.apache.thrift.TConfiguration;
 import org.apache.thrift.TException;
-import org.apache.thrift.async.AsyncMethodCallback;
+import org.apache.thrift.async.TAsyncClient;
 import org.apache.thrift.async.TAsyncClientManager;
 import org.apache.thrift.protocol.TMessage;
 import org.apache.thrift.protocol.TMessageType;
@@ -21,6 +22,7 @@ import org.apache.thrift.protocol.TProtocolException;
 import org.apache.thrift.protocol.TProtocolFactory;
 import org.apache.thrift.transport.TMemoryBuffer;
 import org.apache.thrift.transport.TNonblockingSocket;
+import org.apache.thrift.transport.TNonblockingTransport;
 import org.apache.thrift.transport.TSocket;
 import org.apache.thrift.transport.TTransport;
 import org.apache.thrift.transport.TTransportException;
@@ -35,7 +37,7 @@ import protocols.core.SizeLimit;
  * async clients (non-blocking sockets on {@link TAsyncClientManager} selector threads) and the
  * blocking ones are pooled: one connection per concurrent call, or at most {@code connections}.
  */
-final class ThriftClient implements RpcClient<Order, Order> {
+public final class ThriftClient implements RpcClient {
   private static final String SERVER_FLAG = "--max-frame";
   /** TFramedTransport: "Frame size (2000116) larger than max length (1048576)!". */
   private static final Pattern FRAME_TOO_LARGE = Pattern.compile("Frame size \\((\\d+)\\) larger than max length");
@@ -43,8 +45,7 @@ final class ThriftClient implements RpcClient<Order, Order> {
   private final TProtocolFactory protocol;
   private final TAsyncClientManager[] managers;
   private final AtomicInteger nextManager = new AtomicInteger();
-  private final ConnectionPool<MobileService.AsyncClient> asyncPool;
-  private final ConnectionPool<BlockingConnection> blockingPool;
+  private final Map<Class<?>, ConnectionPool<?>> pools = new ConcurrentHashMap<>();
   private final int maxFrame;
 
   ThriftClient(RpcSettings settings, TProtocolFactory protocol, int maxFrame) {
@@ -58,76 +59,65 @@ final class ThriftClient implements RpcClient<Order, Order> {
       for (int i = 0; i < selectors; i++) {
         managers[i] = new TAsyncClientManager();
       }
-    } catch (IOException e) {
+      checkConnects();
+    } catch (IOException | TTransportException e) {
       close();
-      throw new IllegalStateException("could not start Thrift's selector: " + e.getMessage(), e);
+      throw new IllegalStateException("could not start the Thrift client: " + e.getMessage(), e);
     }
-    asyncPool = new ConnectionPool<>(this::openAsync, c -> { }, settings.connections());
-    blockingPool = new ConnectionPool<>(this::openBlocking, c -> c.transport.close(), settings.connections());
-    checkConnects();
   }
 
   /** Fails at start, not on the first call, when the server is not there. */
-  private void checkConnects() {
+  private void checkConnects() throws TTransportException {
+    TTransport socket = new TSocket(configuration(maxFrame), settings.host(), settings.port(),
+        (int) settings.timeoutMillis());
+    socket.open();
+    socket.close();
+  }
+
+  /**
+   * The pool of {@code type}'s async clients (a generated {@code Service.AsyncClient}), made on first
+   * use; a Thrift client carries one call at a time, so there is one connection per concurrent call.
+   */
+  @SuppressWarnings("unchecked")
+  <A extends TAsyncClient> ConnectionPool<A> asyncPool(Class<A> type) {
+    Constructor<A> make = constructor(type, TProtocolFactory.class, TAsyncClientManager.class,
+        TNonblockingTransport.class);
+    return (ConnectionPool<A>) pools.computeIfAbsent(type, t -> new ConnectionPool<A>(() -> {
+      TNonblockingSocket socket = new TNonblockingSocket(settings.host(), settings.port(), (int) settings.timeoutMillis());
+      TAsyncClientManager manager = managers[Math.floorMod(nextManager.getAndIncrement(), managers.length)];
+      A client = newInstance(make, protocol, manager, socket);
+      client.setTimeout(settings.timeoutMillis());
+      return client;
+    }, c -> { }, settings.connections()));
+  }
+
+  /** The pool of {@code type}'s blocking clients (a generated {@code Service.Client}), made on first use. */
+  @SuppressWarnings("unchecked")
+  <B extends TServiceClient> ConnectionPool<B> blockingPool(Class<B> type) {
+    Constructor<B> make = constructor(type, TProtocol.class);
+    return (ConnectionPool<B>) pools.computeIfAbsent(type, t -> new ConnectionPool<B>(() -> {
+      TTransport transport = new TFramedTransport(
+          new TSocket(configuration(maxFrame), settings.host(), settings.port(), (int) settings.timeoutMillis()));
+      transport.open();
+      return newInstance(make, protocol.getProtocol(transport));
+    }, c -> c.getInputProtocol().getTransport().close(), settings.connections()));
+  }
+
+  private static <T> Constructor<T> constructor(Class<T> type, Class<?>... parameters) {
     try {
-      blockingPool.release(blockingPool.acquire().join());
-    } catch (RuntimeException e) {
-      close();
-      throw e;
+      return type.getConstructor(parameters);
+    } catch (NoSuchMethodException e) {
+      throw new IllegalArgumentException(type.getName() + " is not a Thrift-generated client: it has no public "
+          + type.getSimpleName() + "(" + String.join(", ", java.util.Arrays.stream(parameters)
+          .map(Class::getSimpleName).toList()) + ")");
     }
   }
 
-  private MobileService.AsyncClient openAsync() throws IOException, TTransportException {
-    TNonblockingSocket socket = new TNonblockingSocket(settings.host(), settings.port(), (int) settings.timeoutMillis());
-    TAsyncClientManager manager = managers[Math.floorMod(nextManager.getAndIncrement(), managers.length)];
-    MobileService.AsyncClient client = new MobileService.AsyncClient(protocol, manager, socket);
-    client.setTimeout(settings.timeoutMillis());
-    return client;
-  }
-
-  private BlockingConnection openBlocking() throws TTransportException {
-    TTransport transport = new TFramedTransport(
-        new TSocket(configuration(maxFrame), settings.host(), settings.port(), (int) settings.timeoutMillis()));
-    transport.open();
-    return new BlockingConnection(transport, new MobileService.Client(protocol.getProtocol(transport)));
-  }
-
-  @Override
-  public CompletionStage<Order> callAsync(Order request) {
-    return asyncPool.acquire().thenCompose(client -> {
-      CompletableFuture<Order> reply = new CompletableFuture<>();
-      try {
-        client.hello(request, new AsyncMethodCallback<>() {
-          @Override
-          public void onComplete(Order response) {
-            asyncPool.release(client);
-            reply.complete(response);
-          }
-
-          @Override
-          public void onError(Exception e) {
-            asyncPool.discard(client); // a failed or timed-out Thrift client is unusable
-            reply.completeExceptionally(e);
-          }
-        });
-      } catch (Exception e) {
-        asyncPool.discard(client);
-        reply.completeExceptionally(e);
-      }
-      return reply;
-    });
-  }
-
-  @Override
-  public Order callSync(Order request) throws Exception {
-    BlockingConnection c = blockingPool.acquire().join();
+  private static <T> T newInstance(Constructor<T> make, Object... args) throws TTransportException {
     try {
-      Order reply = c.client.hello(request);
-      blockingPool.release(c);
-      return reply;
-    } catch (Exception e) {
-      blockingPool.discard(c);
-      throw e;
+      return make.newInstance(args);
+    } catch (ReflectiveOperationException e) {
+      throw new TTransportException("could not make a " + make.getDeclaringClass().getName() + ": " + e);
     }
   }
 
@@ -142,7 +132,7 @@ final class ThriftClient implements RpcClient<Order, Order> {
   }
 
   @Override
-  public String sizeLimit(Throwable error, Order request) {
+  public String sizeLimit(Throwable error, Object request) {
     if (!(error instanceof TTransportException)) {
       return null;
     }
@@ -150,22 +140,22 @@ final class ThriftClient implements RpcClient<Order, Order> {
     if (m.find()) { // this client refused the reply (blocking client; the async one has no limit)
       return SizeLimit.message("thrift", "reply", Long.parseLong(m.group(1)), maxFrame, SERVER_FLAG);
     }
-    if (request == null) {
+    if (!(request instanceof TBase<?, ?> struct)) {
       return null;
     }
     // The server closes a connection whose frame is over its limit; Thrift does not say why.
-    long size = frameSize(request);
+    long size = frameSize(struct);
     return size > maxFrame ? SizeLimit.message("thrift", "request", size, maxFrame, SERVER_FLAG) : null;
   }
 
-  /** The request's frame as this client writes it, without the 4-byte length. */
-  private long frameSize(Order request) {
+  /** About the request's frame as this client writes it (the struct as the call's only argument). */
+  private long frameSize(TBase<?, ?> request) {
     try {
       TMemoryBuffer buffer = new TMemoryBuffer(new TConfiguration(Integer.MAX_VALUE, Integer.MAX_VALUE,
           TConfiguration.DEFAULT_RECURSION_DEPTH), 1024);
       TProtocol out = protocol.getProtocol(buffer);
-      out.writeMessageBegin(new TMessage("hello", TMessageType.CALL, 0));
-      new MobileService.hello_args(request).write(out);
+      out.writeMessageBegin(new TMessage("call", TMessageType.CALL, 0));
+      request.write(out);
       out.writeMessageEnd();
       return buffer.length();
     } catch (TException e) {
@@ -189,18 +179,11 @@ final class ThriftClient implements RpcClient<Order, Order> {
 
   @Override
   public void close() {
-    if (asyncPool != null) {
-      asyncPool.close();
-    }
-    if (blockingPool != null) {
-      blockingPool.close();
-    }
+    pools.values().forEach(ConnectionPool::close);
     for (TAsyncClientManager m : managers) {
       if (m != null) {
         m.stop();
       }
     }
   }
-
-  private record BlockingConnection(TTransport transport, MobileService.Client client) {}
 }

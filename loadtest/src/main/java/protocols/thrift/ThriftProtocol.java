@@ -1,15 +1,13 @@
 package protocols.thrift;
 
-import contract.thrift.Order;
 import contract.thrift.WireProtocols;
 import java.util.Map;
-import protocols.core.RpcClient;
 import protocols.core.RpcProtocol;
 import protocols.core.RpcProtocolKey;
 import protocols.core.RpcSettings;
 
-/** Thrift's Gatling protocol: the shared settings plus the wire protocol (binary or compact). */
-public final class ThriftProtocol extends RpcProtocol<Order, Order> {
+/** {@code thrift.target("127.0.0.1", 9090).wireProtocol("compact")...}: framed transport; immutable. */
+public final class ThriftProtocol extends RpcProtocol<ThriftProtocol, ThriftClient> {
   public static final RpcProtocolKey<ThriftProtocol> KEY = new RpcProtocolKey<>(ThriftProtocol.class);
 
   /** The echo server's --max-frame default. */
@@ -18,27 +16,19 @@ public final class ThriftProtocol extends RpcProtocol<Order, Order> {
   private final String wireProtocol;
 
   ThriftProtocol(RpcSettings settings, String wireProtocol) {
-    super(settings);
+    super(settings, new Spec<>(KEY, "thrift", DEFAULT_MAX_FRAME, s -> new ThriftProtocol(s, wireProtocol),
+        p -> new ThriftClient(p.settings(), WireProtocols.factory(wireProtocol), p.maxMessageBytes())));
     this.wireProtocol = wireProtocol;
   }
 
-  @Override
-  public String framework() {
-    return "thrift";
+  /** binary (Thrift's default) or compact; the server must use the same. */
+  public ThriftProtocol wireProtocol(String name) {
+    WireProtocols.factory(name); // rejects an unknown name now, not at run time
+    return new ThriftProtocol(settings(), name);
   }
 
   @Override
   public Map<String, Object> describe() {
     return Map.of("protocol", wireProtocol);
-  }
-
-  @Override
-  protected int defaultMaxMessageBytes() {
-    return DEFAULT_MAX_FRAME;
-  }
-
-  @Override
-  public RpcClient<Order, Order> newClient() {
-    return new ThriftClient(settings(), WireProtocols.factory(wireProtocol), maxMessageBytes());
   }
 }

@@ -34,7 +34,7 @@ class ComparisonReportTest {
       plainRecorder.record("echo 1 clients (async)", i * 1_000_000L, i * 1_000_000L + 1_000_000L, true);
     }
     plainRecorder.writeSummaryTo(plain, Map.of());
-    ComparisonReport report = new ComparisonReport(List.of("dubbo", "netty"), List.of(InvocationMode.ASYNC), List.of(1),
+    ComparisonReport report = new ComparisonReport(List.of("dubbo", "netty"), Map.of(), List.of(InvocationMode.ASYNC), List.of(1),
         "netty", Map.of("levels", "[1]"), Map.of("dubbo async", plain));
     Map<String, LatencyRecorder.RequestStats> gatling = new LinkedHashMap<>();
     gatling.put("dubbo echo 1 clients (async)", stats("dubbo echo 1 clients (async)", 4000, 800));
@@ -74,7 +74,7 @@ class ComparisonReportTest {
       plainRecorder.record("echo 5 clients (async)", i * 200_000L, i * 200_000L + 100_000L, true);
     }
     plainRecorder.writeSummaryTo(plain, Map.of());
-    ComparisonReport report = new ComparisonReport(List.of("dubbo"), List.of(InvocationMode.ASYNC), List.of(1, 5),
+    ComparisonReport report = new ComparisonReport(List.of("dubbo"), Map.of(), List.of(InvocationMode.ASYNC), List.of(1, 5),
         "netty", Map.of(), Map.of("dubbo async", plain));
     Map<String, LatencyRecorder.RequestStats> gatling = new LinkedHashMap<>();
     gatling.put("dubbo echo 1 clients (async)", stats("dubbo echo 1 clients (async)", 186, 186));

@@ -98,8 +98,8 @@ class RpcCallActionTest {
   void aSizeLimitIsAKoThatSaysSoWithTheClientsWording() throws Exception {
     Logged r = runOnce(new FunctionClient(req -> CompletableFuture.failedFuture(new IllegalStateException("reset"))) {
       @Override
-      public String sizeLimit(Throwable error, String request) {
-        return error.getMessage().equals("reset") ? SizeLimit.message("test", "request", request.length(), 2, "--max")
+      public String sizeLimit(Throwable error, Object request) {
+        return error.getMessage().equals("reset") ? SizeLimit.message("test", "request", ((String) request).length(), 2, "--max")
             : null;
       }
     }, Duration.ofSeconds(1), "abc");
@@ -120,7 +120,7 @@ class RpcCallActionTest {
 
   @Test
   void unresolvablePayloadIsACrashKo() throws Exception {
-    RpcCallAction<String, String> action = action(new FunctionClient(CompletableFuture::completedFuture),
+    RpcCallAction<FunctionClient, String, String> action = action(new FunctionClient(CompletableFuture::completedFuture),
         Duration.ofSeconds(1), Expressions.toExpression("#{missing}", Object.class), InvocationMode.ASYNC);
     loop.execute(() -> action.execute(Session$.MODULE$.apply("scn", 1L, loop)));
     Logged r = next();
@@ -147,8 +147,9 @@ class RpcCallActionTest {
   @Test
   void aCheckThatThrowsIsOneKoAndTheUserGoesOn() throws Exception {
     // The README's own check, on a reply without an amount: reply.getAmount() throws here.
-    RpcCheck<String, String> check = (request, reply) -> Integer.parseInt(reply) > 0 ? null : "no amount";
-    RpcCallAction<String, String> action = action(new FunctionClient(CompletableFuture::completedFuture),
+    RpcCheck<String, String> check = (request, reply, code, session) -> Integer.parseInt(reply) > 0
+        ? RpcCheck.Result.ok(session) : RpcCheck.Result.fail("no amount");
+    RpcCallAction<FunctionClient, String, String> action = action(new FunctionClient(CompletableFuture::completedFuture),
         Duration.ofSeconds(1), Expressions.toStaticValueExpression("abc"), InvocationMode.ASYNC, List.of(check));
     loop.execute(() -> action.execute(Session$.MODULE$.apply("scn", 1L, loop)));
     Logged r = next();
@@ -160,7 +161,7 @@ class RpcCallActionTest {
 
   @Test
   void aPayloadFunctionThatThrowsIsOneKo() throws Exception {
-    RpcCallAction<String, String> action = action(new FunctionClient(CompletableFuture::completedFuture),
+    RpcCallAction<FunctionClient, String, String> action = action(new FunctionClient(CompletableFuture::completedFuture),
         Duration.ofSeconds(1), Expressions.javaFunctionToExpression(session -> {
           throw new IllegalStateException("no order in the session");
         }), InvocationMode.ASYNC, List.of());
@@ -175,7 +176,7 @@ class RpcCallActionTest {
     CopyOnWriteArrayList<Boolean> onLoop = new CopyOnWriteArrayList<>();
     FunctionClient client = new FunctionClient(CompletableFuture::completedFuture) {
       @Override
-      public String callSync(String request) {
+      String callSync(String request) {
         onLoop.add(loop.inEventLoop());
         return request;
       }
@@ -189,7 +190,7 @@ class RpcCallActionTest {
   void latencyIsRecordedInMicroseconds() throws Exception {
     FunctionClient slow = new FunctionClient(req -> CompletableFuture.supplyAsync(() -> req,
         CompletableFuture.delayedExecutor(20, TimeUnit.MILLISECONDS)));
-    RpcCallAction<String, String> action =
+    RpcCallAction<FunctionClient, String, String> action =
         action(slow, Duration.ofSeconds(1), Expressions.toStaticValueExpression("x"), InvocationMode.ASYNC);
     loop.execute(() -> action.execute(Session$.MODULE$.apply("scn", 1L, loop)));
     next();
@@ -198,17 +199,69 @@ class RpcCallActionTest {
     assertTrue(s.p50() >= 19_000 && s.p50() < 1_000_000, "p50 " + s.p50() + " µs");
   }
 
+  @Test
+  void saveAsPutsTheReplysValueInTheSessionForTheNextCall() throws Exception {
+    Logged r = runChecks(new FunctionClient(CompletableFuture::completedFuture),
+        List.of(RpcChecks.response(String::length).is(3).saveAs("length")));
+    assertEquals(OK$.MODULE$, r.status);
+    assertEquals(3, (Integer) r.session.attributes().apply("length"));
+  }
+
+  @Test
+  void aFailedResponseCheckIsAKoThatSaysWhatWasFound() throws Exception {
+    Logged r = runChecks(new FunctionClient(CompletableFuture::completedFuture),
+        List.of(RpcChecks.response(String::length).is(4).saveAs("length")));
+    assertEquals(KO$.MODULE$, r.status);
+    assertEquals("check", r.code.get());
+    assertEquals("response is 3, expected 4", r.message.get());
+    assertFalse(r.session.contains("length"), "nothing is saved from a failed check");
+  }
+
+  @Test
+  void aCodeCheckMakesAnExpectedErrorAnOk() throws Exception {
+    FunctionClient failing = new FunctionClient(req -> CompletableFuture.failedFuture(new IllegalStateException("no")));
+    Logged r = runChecks(failing, List.of(RpcChecks.code().is("IllegalStateException")));
+    assertEquals(OK$.MODULE$, r.status);
+    assertFalse(r.session.isFailed());
+  }
+
+  @Test
+  void aCodeCheckOnAnotherErrorKeepsTheFrameworksCodeAndWords() throws Exception {
+    FunctionClient failing = new FunctionClient(req -> CompletableFuture.failedFuture(new IllegalStateException("no")));
+    Logged r = runChecks(failing, List.of(RpcChecks.code().is("NotFound"),
+        RpcChecks.response(String::length).is(3)));
+    assertEquals(KO$.MODULE$, r.status);
+    assertEquals("IllegalStateException", r.code.get());
+    assertEquals("code is IllegalStateException, expected NotFound: IllegalStateException: no", r.message.get());
+  }
+
+  @Test
+  void withoutACodeCheckAnErrorIsAKoAndResponseChecksDoNotRun() throws Exception {
+    FunctionClient failing = new FunctionClient(req -> CompletableFuture.failedFuture(new IllegalStateException("no")));
+    Logged r = runChecks(failing, List.of(RpcChecks.response(String::length).saveAs("length")));
+    assertEquals(KO$.MODULE$, r.status);
+    assertEquals("IllegalStateException: no", r.message.get());
+  }
+
+  private Logged runChecks(FunctionClient client, List<RpcCheck<? super String, ? super String>> checks)
+      throws Exception {
+    RpcCallAction<FunctionClient, String, String> action = actionWithChecks(client, Duration.ofSeconds(1),
+        Expressions.toStaticValueExpression("abc"), InvocationMode.ASYNC, checks);
+    loop.execute(() -> action.execute(Session$.MODULE$.apply("scn", 1L, loop)));
+    return next();
+  }
+
   // --- harness ---
 
   private LatencyRecorder lastRecorder;
 
-  private Logged runOnce(RpcClient<String, String> client, Duration timeout, String payload) throws Exception {
+  private Logged runOnce(FunctionClient client, Duration timeout, String payload) throws Exception {
     return runOnce(client, timeout, payload, InvocationMode.ASYNC);
   }
 
-  private Logged runOnce(RpcClient<String, String> client, Duration timeout, String payload, InvocationMode mode)
+  private Logged runOnce(FunctionClient client, Duration timeout, String payload, InvocationMode mode)
       throws Exception {
-    RpcCallAction<String, String> action =
+    RpcCallAction<FunctionClient, String, String> action =
         action(client, timeout, Expressions.toStaticValueExpression(payload), mode);
     loop.execute(() -> action.execute(Session$.MODULE$.apply("scn", 1L, loop)));
     return next();
@@ -223,24 +276,29 @@ class RpcCallActionTest {
     return r;
   }
 
-  private RpcCallAction<String, String> action(RpcClient<String, String> client, Duration timeout,
+  private RpcCallAction<FunctionClient, String, String> action(FunctionClient client, Duration timeout,
                                                Function1<Session, Validation<Object>> payload, InvocationMode mode) {
     return action(client, timeout, payload, mode, List.of());
   }
 
-  private RpcCallAction<String, String> action(RpcClient<String, String> client, Duration timeout,
+  private RpcCallAction<FunctionClient, String, String> action(FunctionClient client, Duration timeout,
                                                Function1<Session, Validation<Object>> payload, InvocationMode mode,
-                                               List<RpcCheck<String, String>> extraChecks) {
+                                               List<RpcCheck<? super String, ? super String>> extraChecks) {
+    List<RpcCheck<? super String, ? super String>> checks = new java.util.ArrayList<>(List.of(RpcChecks.echo()));
+    checks.addAll(extraChecks);
+    return actionWithChecks(client, timeout, payload, mode, checks);
+  }
+
+  private RpcCallAction<FunctionClient, String, String> actionWithChecks(FunctionClient client, Duration timeout,
+      Function1<Session, Validation<Object>> payload, InvocationMode mode,
+      List<RpcCheck<? super String, ? super String>> checks) {
     RpcSettings settings = RpcSettings.defaults(1).withTimeout(timeout).withMode(mode).withSyncThreads(2);
     TestProtocol protocol = new TestProtocol(settings, client);
     CoreComponents core = new CoreComponents(null, null, null, Option.empty(), stats, new DefaultClock(), null, null);
     RunReport report = RunReport.detached();
     lastRecorder = report.recorder();
-    RpcComponents<String, String> components = new RpcComponents<>(protocol, client, report, core);
-    List<RpcCheck<String, String>> checks = new java.util.ArrayList<>(List.of(RpcCheck.echo()));
-    checks.addAll(extraChecks);
-    return new RpcCallAction<>("test", Expressions.toStringExpression("echo"), payload, checks, components,
-        new Resume());
+    RpcComponents<FunctionClient> components = new RpcComponents<>(protocol, client, report, core);
+    return new RpcCallAction<>("echo", FunctionClient.METHOD, payload, checks, components, new Resume());
   }
 
   private final class Resume implements Action {
@@ -269,20 +327,30 @@ class RpcCallActionTest {
     }
   }
 
-  static class FunctionClient implements RpcClient<String, String> {
+  /** A client whose one method is a function; its blocking form waits for it. */
+  static class FunctionClient implements RpcClient {
+    static final RpcMethod<FunctionClient, String, String> METHOD = new RpcMethod<>() {
+      @Override
+      public CompletionStage<String> callAsync(FunctionClient client, String request) {
+        return client.callAsync(request);
+      }
+
+      @Override
+      public String callSync(FunctionClient client, String request, long timeoutMillis) throws Exception {
+        return client.callSync(request);
+      }
+    };
     private final Function<String, CompletableFuture<String>> f;
 
     FunctionClient(Function<String, CompletableFuture<String>> f) {
       this.f = f;
     }
 
-    @Override
-    public CompletionStage<String> callAsync(String request) {
+    CompletionStage<String> callAsync(String request) {
       return f.apply(request);
     }
 
-    @Override
-    public String callSync(String request) throws Exception {
+    String callSync(String request) throws Exception {
       return f.apply(request).get();
     }
 
@@ -290,27 +358,11 @@ class RpcCallActionTest {
     public void close() {}
   }
 
-  static final class TestProtocol extends RpcProtocol<String, String> {
-    private final RpcClient<String, String> client;
+  static final class TestProtocol extends RpcProtocol<TestProtocol, FunctionClient> {
+    static final RpcProtocolKey<TestProtocol> KEY = new RpcProtocolKey<>(TestProtocol.class);
 
-    TestProtocol(RpcSettings settings, RpcClient<String, String> client) {
-      super(settings);
-      this.client = client;
-    }
-
-    @Override
-    public String framework() {
-      return "test";
-    }
-
-    @Override
-    protected int defaultMaxMessageBytes() {
-      return 1024;
-    }
-
-    @Override
-    public RpcClient<String, String> newClient() {
-      return client;
+    TestProtocol(RpcSettings settings, FunctionClient client) {
+      super(settings, new Spec<>(KEY, "test", 1024, s -> new TestProtocol(s, client), p -> client));
     }
   }
 

@@ -6,7 +6,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionStage;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -20,7 +19,7 @@ class RpcComponentsTest {
     AtomicInteger running = new AtomicInteger();
     AtomicInteger peak = new AtomicInteger();
     CountDownLatch release = new CountDownLatch(1);
-    RpcComponents<String, String> components = syncComponents(request -> {
+    RpcComponents<RpcCallActionTest.FunctionClient> components = syncComponents(request -> {
       peak.accumulateAndGet(running.incrementAndGet(), Math::max);
       release.await(5, TimeUnit.SECONDS);
       running.decrementAndGet();
@@ -28,7 +27,7 @@ class RpcComponentsTest {
     }, RpcSettings.defaults(1).withSyncThreads(threads));
     List<CompletableFuture<String>> calls = new ArrayList<>();
     for (int i = 0; i < 50; i++) {
-      calls.add(components.call(i, "call " + i)); // returns at once: nothing blocks the caller
+      calls.add(components.call(i, RpcCallActionTest.FunctionClient.METHOD, "call " + i)); // returns at once: nothing blocks the caller
     }
     Thread.sleep(300);
     assertEquals(threads, peak.get(), "blocking calls in flight");
@@ -42,7 +41,7 @@ class RpcComponentsTest {
   void aTimedOutBlockingCallThatKeepsItsThreadDoesNotGrowThePoolQueue() throws Exception {
     CountDownLatch release = new CountDownLatch(1);
     // A blocking client that ignores interrupts, as a socket read without a timeout does.
-    RpcComponents<String, String> components = syncComponents(request -> {
+    RpcComponents<RpcCallActionTest.FunctionClient> components = syncComponents(request -> {
       while (true) {
         try {
           if (release.await(5, TimeUnit.SECONDS)) {
@@ -57,7 +56,7 @@ class RpcComponentsTest {
     // One virtual user: each call after the previous one has completed (timed out), as a user loops.
     for (int i = 0; i < 8; i++) {
       try {
-        components.call(1, "call " + i).get(5, TimeUnit.SECONDS);
+        components.call(1, RpcCallActionTest.FunctionClient.METHOD, "call " + i).get(5, TimeUnit.SECONDS);
       } catch (java.util.concurrent.ExecutionException e) {
         failures.add(String.valueOf(e.getCause().getMessage()));
       }
@@ -66,7 +65,7 @@ class RpcComponentsTest {
     assertEquals(8, failures.size(), "every call timed out");
     assertTrue(failures.get(7).contains("previous call still holds a thread of the 1-thread sync pool"), failures.get(7));
     release.countDown();
-    assertEquals("after", components.call(1, "after").get(5, TimeUnit.SECONDS), "the user goes on once the thread is free");
+    assertEquals("after", components.call(1, RpcCallActionTest.FunctionClient.METHOD, "after").get(5, TimeUnit.SECONDS), "the user goes on once the thread is free");
     components.close();
   }
 
@@ -76,20 +75,15 @@ class RpcComponentsTest {
   }
 
   /** Sync-mode components around a client whose async API must never be used. */
-  private static RpcComponents<String, String> syncComponents(BlockingCall call, RpcSettings settings) {
-    RpcClient<String, String> client = new RpcClient<>() {
+  private static RpcComponents<RpcCallActionTest.FunctionClient> syncComponents(BlockingCall call,
+                                                                                RpcSettings settings) {
+    RpcCallActionTest.FunctionClient client = new RpcCallActionTest.FunctionClient(request -> {
+      throw new AssertionError("sync mode must not use the async API");
+    }) {
       @Override
-      public CompletionStage<String> callAsync(String request) {
-        throw new AssertionError("sync mode must not use the async API");
-      }
-
-      @Override
-      public String callSync(String request) throws Exception {
+      String callSync(String request) throws Exception {
         return call.call(request);
       }
-
-      @Override
-      public void close() {}
     };
     RpcSettings sync = settings.withMode(InvocationMode.SYNC);
     return new RpcComponents<>(new RpcCallActionTest.TestProtocol(sync, client), client, RunReport.detached(), null);

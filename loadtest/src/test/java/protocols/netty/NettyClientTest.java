@@ -39,8 +39,8 @@ class NettyClientTest {
       try (NettyClient client = new NettyClient(settings, EchoFrames.DEFAULT_MAX_FRAME)) {
         acceptor.join(5_000);
         // Calls go to the connections in turn: the first to connection 0, the second to connection 1.
-        CompletableFuture<Order> first = client.callAsync(NettyDsl.order(1)).toCompletableFuture();
-        CompletableFuture<Order> second = client.callAsync(NettyDsl.order(2)).toCompletableFuture();
+        CompletableFuture<Order> first = client.hello(NettyDsl.order(1)).toCompletableFuture();
+        CompletableFuture<Order> second = client.hello(NettyDsl.order(2)).toCompletableFuture();
         for (Socket s : accepted) {
           s.setSoTimeout(5_000);
           assertTrue(s.getInputStream().read() >= 0, "the call reached the server: it is pending there");

@@ -4,7 +4,9 @@ import contract.dubbo.DubboSerialization;
 import contract.dubbo.ExactAddressTransporter;
 import contract.dubbo.MobileService;
 import contract.pojo.Order;
+import java.util.List;
 import java.util.Map;
+import contract.SampleOrder;
 import java.util.concurrent.CompletableFuture;
 import org.apache.dubbo.config.ApplicationConfig;
 import org.apache.dubbo.config.ProtocolConfig;
@@ -93,6 +95,20 @@ public final class DubboEchoServer {
     @Override
     public CompletableFuture<Order> helloAsync(Order order) {
       return delay.after(order);
+    }
+
+    @Override
+    public List<Order> listOrders(int count) {
+      String bad = SampleOrder.badCount(count);
+      if (bad != null) {
+        throw new IllegalArgumentException(bad);
+      }
+      return SampleOrder.list(Order::new, count);
+    }
+
+    @Override
+    public CompletableFuture<List<Order>> listOrdersAsync(int count) {
+      return CompletableFuture.completedFuture(listOrders(count));
     }
   }
 }

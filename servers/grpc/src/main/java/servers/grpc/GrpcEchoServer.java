@@ -1,7 +1,13 @@
 package servers.grpc;
 
+import contract.SampleOrder;
+import contract.grpc.GrpcOrder;
+import contract.grpc.ListRequest;
 import contract.grpc.MobileServiceGrpc;
 import contract.grpc.Order;
+import contract.grpc.OrderList;
+import io.grpc.Status;
+import io.grpc.protobuf.services.ProtoReflectionServiceV1;
 import io.grpc.Server;
 import io.grpc.netty.shaded.io.grpc.netty.NettyServerBuilder;
 import io.grpc.stub.StreamObserver;
@@ -42,7 +48,9 @@ public final class GrpcEchoServer {
     int maxMessage = flags.intValue("max-message", 1024, Integer.MAX_VALUE);
     NettyServerBuilder builder = NettyServerBuilder.forAddress(new InetSocketAddress(host, port))
         .maxInboundMessageSize(maxMessage)
-        .addService(new Echo(ServiceDelay.from(flags)));
+        .addService(new Echo(ServiceDelay.from(flags)))
+        // Server reflection: clients without generated code learn the schema from the server.
+        .addService(ProtoReflectionServiceV1.newInstance());
     ExecutorService pool = null;
     if (threads == 0) {
       builder.directExecutor();
@@ -69,6 +77,18 @@ public final class GrpcEchoServer {
 
     Echo(ServiceDelay delay) {
       this.delay = delay;
+    }
+
+    @Override
+    public void listOrders(ListRequest request, StreamObserver<OrderList> reply) {
+      String bad = SampleOrder.badCount(request.getCount());
+      if (bad != null) {
+        reply.onError(Status.INVALID_ARGUMENT.withDescription(bad).asRuntimeException());
+        return;
+      }
+      reply.onNext(OrderList.newBuilder().addAllOrders(SampleOrder.list(GrpcOrder::of, request.getCount()))
+          .build());
+      reply.onCompleted();
     }
 
     @Override

@@ -5,6 +5,8 @@ import com.zeroc.Ice.Current;
 import com.zeroc.Ice.InitializationData;
 import com.zeroc.Ice.ObjectAdapter;
 import com.zeroc.Ice.Util;
+import contract.SampleOrder;
+import contract.zeroc.BadRequest;
 import contract.zeroc.IceSettings;
 import contract.zeroc.MobileService;
 import contract.zeroc.Order;
@@ -65,6 +67,15 @@ public final class IceEchoServer {
     @Override
     public CompletionStage<Order> helloAsync(Order order, Current current) {
       return delay.after(order);
+    }
+
+    @Override
+    public Order[] listOrders(int count, Current current) throws BadRequest {
+      String bad = SampleOrder.badCount(count);
+      if (bad != null) {
+        throw new BadRequest(bad);
+      }
+      return SampleOrder.list(Order::new, count).toArray(Order[]::new);
     }
   }
 }

@@ -1,9 +1,12 @@
 package servers.thrift;
 
+import contract.SampleOrder;
+import contract.thrift.BadRequest;
 import contract.thrift.MobileService;
 import contract.thrift.Order;
 import contract.thrift.WireProtocols;
 import java.net.InetSocketAddress;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.LinkedBlockingQueue;
@@ -87,6 +90,19 @@ public final class ThriftEchoServer {
     public Order hello(Order order) {
       return order;
     }
+
+    @Override
+    public List<Order> listOrders(int count) throws BadRequest {
+      return orders(count);
+    }
+  }
+
+  static List<Order> orders(int count) throws BadRequest {
+    String bad = SampleOrder.badCount(count);
+    if (bad != null) {
+      throw new BadRequest(bad);
+    }
+    return SampleOrder.list(Order::new, count);
   }
 
   /** --delay-us: the reply after the service time, from the timer thread. */
@@ -100,6 +116,15 @@ public final class ThriftEchoServer {
     @Override
     public void hello(Order order, AsyncMethodCallback<Order> reply) {
       delay.then(() -> reply.onComplete(order));
+    }
+
+    @Override
+    public void listOrders(int count, AsyncMethodCallback<List<Order>> reply) {
+      try {
+        reply.onComplete(orders(count));
+      } catch (BadRequest e) {
+        reply.onError(e);
+      }
     }
   }
 }

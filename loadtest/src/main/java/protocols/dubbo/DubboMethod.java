@@ -1,0 +1,46 @@
+package protocols.dubbo;
+
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+import org.apache.dubbo.rpc.RpcContext;
+import protocols.core.RpcMethod;
+
+/**
+ * A method of a Java interface, called through Dubbo's proxy of it: a lambda with the interface's
+ * blocking signature, its {@code CompletableFuture} one, or both. Without the async one, async mode
+ * makes the blocking signature async with Dubbo's {@code RpcContext.asyncCall}; without the blocking
+ * one, sync mode waits for the future on the sync pool. Immutable.
+ */
+record DubboMethod<S, Req, Resp>(DubboService<S> service, Blocking<S, Req, Resp> blocking,
+                                 Async<S, Req, Resp> async, S proxy) implements RpcMethod<DubboClient, Req, Resp> {
+
+  @Override
+  public RpcMethod<DubboClient, Req, Resp> prepare(DubboClient client) {
+    return new DubboMethod<>(service, blocking, async, service.proxy(client));
+  }
+
+  @Override
+  public CompletionStage<Resp> callAsync(DubboClient client, Req request) {
+    if (async != null) {
+      return async.call(proxy, request);
+    }
+    return RpcContext.getClientAttachment().asyncCall(() -> blocking.call(proxy, request));
+  }
+
+  @Override
+  public Resp callSync(DubboClient client, Req request, long timeoutMillis) throws Exception {
+    return blocking != null ? blocking.call(proxy, request) : RpcMethod.super.callSync(client, request, timeoutMillis);
+  }
+
+  /** A method with the interface's blocking signature, e.g. {@code (MobileService s, Order o) -> s.hello(o)}. */
+  @FunctionalInterface
+  public interface Blocking<S, Req, Resp> {
+    Resp call(S service, Req request) throws Exception;
+  }
+
+  /** A method with a {@code CompletableFuture} signature, e.g. {@code (MobileService s, Order o) -> s.helloAsync(o)}. */
+  @FunctionalInterface
+  public interface Async<S, Req, Resp> {
+    CompletableFuture<Resp> call(S service, Req request);
+  }
+}

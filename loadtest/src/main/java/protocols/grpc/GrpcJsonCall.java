@@ -1,0 +1,57 @@
+package protocols.grpc;
+
+import com.google.protobuf.DynamicMessage;
+import com.google.protobuf.InvalidProtocolBufferException;
+import com.google.protobuf.util.JsonFormat;
+import io.gatling.core.session.Session;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+import protocols.core.RpcMethod;
+
+/** A method without generated code: JSON in (protobuf's JSON mapping), {@code DynamicMessage} out. */
+record GrpcJsonCall(GrpcCall<DynamicMessage, DynamicMessage> call) implements RpcMethod<GrpcClient, String, DynamicMessage> {
+
+  @Override
+  public RpcMethod<GrpcClient, String, DynamicMessage> bind(Session session) {
+    RpcMethod<GrpcClient, DynamicMessage, DynamicMessage> bound = call.bind(session);
+    return bound == call ? this : new GrpcJsonCall((GrpcCall<DynamicMessage, DynamicMessage>) bound);
+  }
+
+  @Override
+  public CompletionStage<DynamicMessage> callAsync(GrpcClient client, String json) {
+    DynamicMessage request;
+    try {
+      request = parse(json);
+    } catch (InvalidProtocolBufferException e) {
+      return CompletableFuture.failedFuture(e);
+    }
+    return call.callAsync(client, request);
+  }
+
+  @Override
+  public DynamicMessage callSync(GrpcClient client, String json, long timeoutMillis) throws Exception {
+    return call.callSync(client, parse(json), timeoutMillis);
+  }
+
+  private DynamicMessage parse(String json) throws InvalidProtocolBufferException {
+    DynamicMessage.Builder builder = DynamicMessage.newBuilder(call.inputType());
+    JsonFormat.parser().merge(json, builder);
+    return builder.build();
+  }
+
+  /** A method known by its full name only: {@link #prepare} asks the server's reflection service for its schema. */
+  record Reflected(String fullMethodName, GrpcCall.Options options)
+      implements RpcMethod<GrpcClient, String, DynamicMessage> {
+
+    @Override
+    public RpcMethod<GrpcClient, String, DynamicMessage> prepare(GrpcClient client) {
+      return new GrpcJsonCall(new GrpcCall<>(
+          GrpcSchemas.fromReflection(client.channel(), fullMethodName, client.timeoutMillis()), options));
+    }
+
+    @Override
+    public CompletionStage<DynamicMessage> callAsync(GrpcClient client, String json) {
+      throw new IllegalStateException(fullMethodName + " was called before its schema was fetched");
+    }
+  }
+}

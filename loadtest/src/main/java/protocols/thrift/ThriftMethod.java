@@ -1,0 +1,122 @@
+package protocols.thrift;
+
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+import org.apache.thrift.TException;
+import org.apache.thrift.TServiceClient;
+import org.apache.thrift.async.AsyncMethodCallback;
+import org.apache.thrift.async.TAsyncClient;
+import protocols.core.ConnectionPool;
+import protocols.core.RpcMethod;
+import protocols.core.RpcRequest;
+
+/**
+ * A method of a Thrift-generated service: {@code thrift("name").client(OrderService.AsyncClient.class)
+ * .call((c, order, reply) -> c.place(order, reply))}. Each call takes a pooled client for itself (a
+ * Thrift client carries one call at a time). Without a blocking form ({@link #blocking}), sync mode
+ * waits for the async call on the sync pool. Immutable.
+ */
+public record ThriftMethod<A extends TAsyncClient, B extends TServiceClient, Req, Resp>(
+    Class<A> asyncType, Async<A, Req, Resp> async, Class<B> blockingType, Blocking<B, Req, Resp> blocking,
+    ConnectionPool<A> asyncPool, ConnectionPool<B> blockingPool) implements RpcMethod<ThriftClient, Req, Resp> {
+
+  /** The async client class a request calls, waiting for the call. */
+  public static final class Client<A extends TAsyncClient> {
+    private final String name;
+    private final Class<A> type;
+
+    Client(String name, Class<A> type) {
+      this.name = name;
+      this.type = type;
+    }
+
+    /** The call, as the generated async client takes it: {@code (c, req, reply) -> c.someMethod(req, reply)}. */
+    public <Req, Resp> ThriftRequest<Req, Resp> call(Async<A, Req, Resp> call) {
+      return new ThriftRequest<>(name, new ThriftMethod<A, TServiceClient, Req, Resp>(type, call, null, null, null, null));
+    }
+  }
+
+  /** A request to a Thrift method; {@link #blocking} adds its blocking form for sync mode. Immutable. */
+  public static final class ThriftRequest<Req, Resp> extends RpcRequest<ThriftClient, Req, Resp> {
+    private final ThriftMethod<?, ?, Req, Resp> method;
+
+    ThriftRequest(String name, ThriftMethod<?, ?, Req, Resp> method) {
+      super(ThriftProtocol.KEY, name);
+      this.method = method;
+    }
+
+    /** The same method on the generated blocking client, for sync mode: {@code (c, req) -> c.someMethod(req)}. */
+    public <B extends TServiceClient> ThriftRequest<Req, Resp> blocking(Class<B> type, Blocking<B, Req, Resp> call) {
+      return new ThriftRequest<>(name(), method.withBlocking(type, call));
+    }
+
+    @Override
+    protected RpcMethod<ThriftClient, Req, Resp> method() {
+      return method;
+    }
+  }
+
+  <B2 extends TServiceClient> ThriftMethod<A, B2, Req, Resp> withBlocking(Class<B2> type, Blocking<B2, Req, Resp> call) {
+    return new ThriftMethod<>(asyncType, async, type, call, null, null);
+  }
+
+  @Override
+  public RpcMethod<ThriftClient, Req, Resp> prepare(ThriftClient client) {
+    return new ThriftMethod<>(asyncType, async, blockingType, blocking, client.asyncPool(asyncType),
+        blockingType == null ? null : client.blockingPool(blockingType));
+  }
+
+  @Override
+  public CompletionStage<Resp> callAsync(ThriftClient client, Req request) {
+    return asyncPool.acquire().thenCompose(c -> {
+      CompletableFuture<Resp> reply = new CompletableFuture<>();
+      try {
+        async.call(c, request, new AsyncMethodCallback<>() {
+          @Override
+          public void onComplete(Resp response) {
+            asyncPool.release(c);
+            reply.complete(response);
+          }
+
+          @Override
+          public void onError(Exception e) {
+            asyncPool.discard(c); // a failed or timed-out Thrift client is unusable
+            reply.completeExceptionally(e);
+          }
+        });
+      } catch (Exception e) {
+        asyncPool.discard(c);
+        reply.completeExceptionally(e);
+      }
+      return reply;
+    });
+  }
+
+  @Override
+  public Resp callSync(ThriftClient client, Req request, long timeoutMillis) throws Exception {
+    if (blocking == null) {
+      return RpcMethod.super.callSync(client, request, timeoutMillis);
+    }
+    B c = blockingPool.acquire().join();
+    try {
+      Resp reply = blocking.call(c, request);
+      blockingPool.release(c);
+      return reply;
+    } catch (Exception e) {
+      blockingPool.discard(c);
+      throw e;
+    }
+  }
+
+  /** A call on a generated async client: {@code (c, req, reply) -> c.someMethod(req, reply)}. */
+  @FunctionalInterface
+  public interface Async<A, Req, Resp> {
+    void call(A client, Req request, AsyncMethodCallback<Resp> reply) throws TException;
+  }
+
+  /** A call on a generated blocking client: {@code (c, req) -> c.someMethod(req)}. */
+  @FunctionalInterface
+  public interface Blocking<B, Req, Resp> {
+    Resp call(B client, Req request) throws TException;
+  }
+}
