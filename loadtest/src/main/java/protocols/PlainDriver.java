@@ -18,6 +18,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicLongArray;
 import protocols.core.RpcFramework;
+import protocols.core.ComparisonReport;
 import protocols.core.EchoRun;
 import protocols.core.HostPort;
 import protocols.core.InvocationMode;
@@ -55,6 +56,7 @@ public final class PlainDriver {
   private static <C extends RpcClient, R> int run(RpcFramework<C, R> framework, LoadParams params, InvocationMode mode, HostPort target,
                              Path out) throws InterruptedException, IOException {
     LatencyRecorder recorder = new LatencyRecorder();
+    Map<String, Double> cpuPerCall = new LinkedHashMap<>();
     boolean complete = true;
     try (C client = framework.newClient(params, target, mode, params.timeout())) {
       Driver<C, R> driver = new Driver<>(framework, client, framework.echo(client), mode, params.timeout().toMillis(), params.syncThreads(),
@@ -75,8 +77,15 @@ public final class PlainDriver {
         complete &= driver.level(users, warmup.fixed(), Optional.empty(), new LatencyRecorder(), "warm-up");
       }
       for (int clients : levels) {
-        complete &= driver.level(clients, params.duration(), params.calls(), recorder,
-            EchoRun.requestName("", clients, mode));
+        String name = EchoRun.requestName("", clients, mode);
+        long cpu0 = processCpuNanos();
+        complete &= driver.level(clients, params.duration(), params.calls(), recorder, name);
+        long cpu = processCpuNanos() - cpu0;
+        long calls = recorder.snapshot().stream().filter(s -> s.name().equals(name))
+            .mapToLong(LatencyRecorder.RequestStats::count).sum();
+        if (cpu0 >= 0 && calls > 0) {
+          cpuPerCall.put(name, Math.round(cpu / 1e3 / calls * 100) / 100.0);
+        }
       }
     }
     Map<String, Object> run = new LinkedHashMap<>();
@@ -85,9 +94,16 @@ public final class PlainDriver {
     run.put("mode", mode.label());
     run.put("target", target.toString());
     run.put("complete", complete);
+    run.put(ComparisonReport.PLAIN_CPU_PER_CALL, cpuPerCall);
     recorder.writeSummaryTo(out, run);
     System.out.println("plain driver " + framework.name() + " (" + mode.label() + "): " + out.toAbsolutePath());
     return complete ? 0 : 1;
+  }
+
+  /** This JVM's CPU time so far, all threads, in ns; -1 where the JVM does not say. */
+  private static long processCpuNanos() {
+    return java.lang.management.ManagementFactory.getOperatingSystemMXBean()
+        instanceof com.sun.management.OperatingSystemMXBean os ? os.getProcessCpuTime() : -1;
   }
 
   /** Closed-loop users: each issues its next call when the previous one completed. */

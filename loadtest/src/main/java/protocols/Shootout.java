@@ -113,6 +113,8 @@ public final class Shootout {
         }
         results.put(ComparisonReport.key(name, mode), out);
       }
+      // Gatling then finds the server as the plain driver did: a new process, and the same warm-up.
+      run.freshServer();
     }
     return results;
   }

@@ -28,6 +28,8 @@ public final class ComparisonReport implements RunReport.SummaryListener {
   public static final String JSON = "comparison.json";
   public static final String CSV = "comparison.csv";
   public static final String HTML = "comparison.html";
+  /** In a plain-driver summary's {@code run}: µs of the driver JVM's CPU per call, by request name. */
+  public static final String PLAIN_CPU_PER_CALL = "cpuMicrosPerCall";
 
 
   private final List<String> frameworks;
@@ -58,9 +60,18 @@ public final class ComparisonReport implements RunReport.SummaryListener {
   }
 
   /** One framework, mode and level. Ratios are null when there is nothing to divide by. */
+  /**
+   * One framework, mode and level. Ratios are null when there is nothing to divide by. CPU per call is
+   * the driving JVM's CPU time divided by its calls, in µs: it does not depend on how busy the machine
+   * is; {@link #harnessCpuPerCall} is Gatling's minus the plain driver's.
+   */
   public record Row(String framework, String mode, int clients, long callsPerClient, long totalCalls, double seconds,
                     double throughput, long ko, long p50, long p99, long p999, Double ceilingRatio,
-                    Double plainThroughput, Double gatlingVsPlain, String plainFlag) {
+                    Double plainThroughput, Double gatlingVsPlain, String plainFlag, Double gatlingCpuPerCall,
+                    Double plainCpuPerCall) {
+    public Double harnessCpuPerCall() {
+      return gatlingCpuPerCall == null || plainCpuPerCall == null ? null : gatlingCpuPerCall - plainCpuPerCall;
+    }
   }
 
   /**
@@ -97,7 +108,9 @@ public final class ComparisonReport implements RunReport.SummaryListener {
                       boolean interrupted) throws IOException {
     Map<String, LatencyRecorder.RequestStats> byName = new LinkedHashMap<>();
     requests.forEach(r -> byName.put(r.name(), r));
-    List<Row> rows = rows(byName);
+    List<Row> rows = rows(byName, name -> analysis.level(name).map(RunAnalysis.Level::cpu)
+        .filter(c -> c != null && c.seconds() > 0).map(c -> c.injector() * Runtime.getRuntime().availableProcessors())
+        .orElse(null));
     List<RunAnalysis.Warning> warnings = new ArrayList<>(analysis.warnings());
     warnings.addAll(plainDriverWarnings(rows));
     Map<String, Object> machine = RunContext.machine();
@@ -112,14 +125,29 @@ public final class ComparisonReport implements RunReport.SummaryListener {
         Files.copy(plain, folder.resolve(plain.getFileName()), java.nio.file.StandardCopyOption.REPLACE_EXISTING);
       }
     }
+    if (!plainResults.isEmpty()) {
+      System.out.print(efficiencyTable(rows));
+    }
     System.out.println("Comparison report: " + folder.resolve(HTML).toAbsolutePath());
   }
 
   List<Row> rows(Map<String, LatencyRecorder.RequestStats> gatling) throws IOException {
+    return rows(gatling, name -> null);
+  }
+
+  /**
+   * @param injectorCores the Gatling JVM's CPU over a level, in cores (its share of the machine times
+   *     the cores), by request name; null where it was not measured
+   */
+  List<Row> rows(Map<String, LatencyRecorder.RequestStats> gatling,
+                 java.util.function.Function<String, Double> injectorCores) throws IOException {
     Map<String, JsonNode> plain = new LinkedHashMap<>();
+    Map<String, JsonNode> plainCpu = new LinkedHashMap<>();
     for (Map.Entry<String, Path> e : plainResults.entrySet()) {
       if (Files.exists(e.getValue())) {
-        plain.put(e.getKey(), new ObjectMapper().readTree(e.getValue().toFile()).get("requests"));
+        JsonNode root = new ObjectMapper().readTree(e.getValue().toFile());
+        plain.put(e.getKey(), root.get("requests"));
+        plainCpu.put(e.getKey(), root.path("run").path(PLAIN_CPU_PER_CALL));
       }
     }
     List<Row> rows = new ArrayList<>();
@@ -137,8 +165,14 @@ public final class ComparisonReport implements RunReport.SummaryListener {
           String flag = plainFlag(clients, s.throughput(), p);
           Double plainThroughput = p == null ? null : p.get("throughput").asDouble();
           Double vsPlain = plainThroughput == null || flag != null ? null : s.throughput() / plainThroughput;
+          Double cores = injectorCores.apply(s.name());
+          Double gatlingCpu = cores == null || s.throughput() <= 0 ? null : cores * 1e6 / s.throughput();
+          JsonNode pc = Optional.ofNullable(plainCpu.get(key(framework, mode)))
+              .map(n -> n.get(EchoRun.requestName("", clients, mode))).orElse(null);
+          Double plainCpuPerCall = pc == null || !pc.isNumber() ? null : pc.asDouble();
           rows.add(new Row(framework, mode.label(), clients, s.count() / clients, s.count(), s.durationSeconds(),
-              s.throughput(), s.ko(), s.p50(), s.p99(), s.p999(), ceilingRatio, plainThroughput, vsPlain, flag));
+              s.throughput(), s.ko(), s.p50(), s.p99(), s.p999(), ceilingRatio, plainThroughput, vsPlain, flag,
+              gatlingCpu, plainCpuPerCall));
         }
       }
     }
@@ -164,16 +198,37 @@ public final class ComparisonReport implements RunReport.SummaryListener {
 
   static String csv(List<Row> rows) {
     StringBuilder sb = new StringBuilder("framework,mode,clients,calls_per_client,total_calls,seconds,throughput,ko,"
-        + "p50_us,p99_us,p999_us,ceiling_ratio,plain_throughput,gatling_vs_plain\n");
+        + "p50_us,p99_us,p999_us,ceiling_ratio,plain_throughput,gatling_vs_plain,gatling_cpu_us_per_call,"
+        + "plain_cpu_us_per_call,harness_cpu_us_per_call\n");
     for (Row r : rows) {
       sb.append(String.join(",", r.framework(), r.mode(), Integer.toString(r.clients()),
           Long.toString(r.callsPerClient()), Long.toString(r.totalCalls()), fmt(r.seconds(), 3), fmt(r.throughput(), 1),
           Long.toString(r.ko()), Long.toString(r.p50()), Long.toString(r.p99()), Long.toString(r.p999()),
           r.ceilingRatio() == null ? "" : fmt(r.ceilingRatio(), 3),
           r.plainThroughput() == null ? "" : fmt(r.plainThroughput(), 1),
-          r.gatlingVsPlain() == null ? "" : fmt(r.gatlingVsPlain(), 3))).append('\n');
+          r.gatlingVsPlain() == null ? "" : fmt(r.gatlingVsPlain(), 3), optional(r.gatlingCpuPerCall(), 2),
+          optional(r.plainCpuPerCall(), 2), optional(r.harnessCpuPerCall(), 2))).append('\n');
     }
     return sb.toString();
+  }
+
+  /** The harness's cost, for the console: throughput ratio and CPU per call, Gatling against the plain driver. */
+  static String efficiencyTable(List<Row> rows) {
+    StringBuilder sb = new StringBuilder(String.format(java.util.Locale.ROOT,
+        "%nHarness efficiency (Gatling against the plain driver; CPU in µs per call of the driving JVM)%n"
+            + "%-8s %-5s %7s %11s %11s %8s %9s %9s %9s%n", "framework", "mode", "clients", "Gatling/s", "plain/s",
+        "G/plain", "G CPU", "plain CPU", "harness"));
+    for (Row r : rows) {
+      sb.append(String.format(java.util.Locale.ROOT, "%-8s %-5s %7d %11.0f %11s %8s %9s %9s %9s%n", r.framework(),
+          r.mode(), r.clients(), r.throughput(), optional(r.plainThroughput(), 0),
+          r.plainFlag() != null ? "flagged" : optional(r.gatlingVsPlain(), 2), optional(r.gatlingCpuPerCall(), 1),
+          optional(r.plainCpuPerCall(), 1), optional(r.harnessCpuPerCall(), 1)));
+    }
+    return sb.toString();
+  }
+
+  private static String optional(Double v, int decimals) {
+    return v == null ? "" : fmt(v, decimals);
   }
 
   // ---------------------------------------------------------------- HTML
@@ -185,7 +240,9 @@ public final class ComparisonReport implements RunReport.SummaryListener {
         .append("microseconds measured by the Gatling component on the thread that receives the reply; throughput is ")
         .append("responses per second of each level's own span. <em>vs ceiling</em> divides by the ").append(esc(ceiling))
         .append(" ceiling (a thin Netty/Kryo RPC) at the same level and mode; <em>Gatling / plain</em> divides by a ")
-        .append("plain Java driver's throughput on the same client, server and level (1.0: Gatling costs nothing). ")
+        .append("plain Java driver's throughput on the same client, server and level (1.0: Gatling costs nothing); ")
+        .append("<em>CPU (µs/call)</em> is the driving JVM's CPU time per call, Gatling's and the plain driver's, and ")
+        .append("<em>harness CPU</em> their difference: what Gatling costs per call, however busy the machine. ")
         .append("Generated ").append(esc(Html.now())).append(". Per level spectra, throughput over time and CPU shares: ")
         .append("<a id=\"rpc-report\" href=\"").append(RpcReportPage.FILE).append("\">").append(RpcReportPage.FILE)
         .append("</a>. Gatling's own report: <a id=\"gatling-report\" href=\"index.html\">")
@@ -211,7 +268,8 @@ public final class ComparisonReport implements RunReport.SummaryListener {
     h.append("<table id=\"results\"><caption>Results</caption>\n<tr><th>framework</th><th>mode</th><th>clients</th>")
         .append("<th>calls per client</th><th>total calls</th><th>time (s)</th><th>throughput (calls/s)</th><th>KO</th>")
         .append("<th>p50 (µs)</th><th>p99 (µs)</th><th>p99.9 (µs)</th><th>vs ceiling</th>")
-        .append("<th>plain driver (calls/s)</th><th>Gatling / plain</th></tr>\n");
+        .append("<th>plain driver (calls/s)</th><th>Gatling / plain</th><th>Gatling CPU (µs/call)</th>")
+        .append("<th>plain CPU (µs/call)</th><th>harness CPU (µs/call)</th></tr>\n");
     for (Row r : rows) {
       h.append("<tr data-framework=\"").append(esc(r.framework())).append("\" data-mode=\"").append(r.mode())
           .append("\" data-clients=\"").append(r.clients()).append('"')
@@ -226,7 +284,9 @@ public final class ComparisonReport implements RunReport.SummaryListener {
           .append(r.ceilingRatio() == null ? "" : fmt(r.ceilingRatio(), 2)).append("</td><td>")
           .append(r.plainThroughput() == null ? "" : fmt(r.plainThroughput(), 0)).append("</td><td>")
           .append(r.plainFlag() != null ? "<span class=\"warn\" title=\"" + esc(r.plainFlag()) + "\">flagged</span>"
-              : r.gatlingVsPlain() == null ? "" : fmt(r.gatlingVsPlain(), 2)).append("</td></tr>\n");
+              : r.gatlingVsPlain() == null ? "" : fmt(r.gatlingVsPlain(), 2)).append("</td><td>")
+          .append(optional(r.gatlingCpuPerCall(), 1)).append("</td><td>").append(optional(r.plainCpuPerCall(), 1))
+          .append("</td><td class=\"harness-cpu\">").append(optional(r.harnessCpuPerCall(), 1)).append("</td></tr>\n");
     }
     h.append("</table>\n");
   }

@@ -235,6 +235,16 @@ public final class EchoRun {
     return chain;
   }
 
+  /**
+   * A fresh embedded server (a new process on the same address), so that the next driver finds it as
+   * the previous one did; nothing with -Dtarget.
+   */
+  public void freshServer() {
+    if (server != null) {
+      server.restart();
+    }
+  }
+
   /** Stops the embedded server, if this run started one. */
   public void stop() {
     if (server != null) {
