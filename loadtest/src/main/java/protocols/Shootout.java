@@ -97,7 +97,7 @@ public final class Shootout {
             "-Dplain.out=" + out));
         System.out.println("plain driver: " + name + " (" + mode.label() + ") ...");
         try {
-          Process p = new ProcessBuilder(JvmCommand.of(options, PlainDriver.class.getName(), List.of()))
+          Process p = new ProcessBuilder(JvmCommand.ofSameVm(options, PlainDriver.class.getName(), List.of()))
               .redirectErrorStream(true).redirectOutput(dir.resolve(name + "-" + mode.label() + ".log").toFile()).start();
           if (!p.waitFor(limitSeconds, TimeUnit.SECONDS)) {
             p.destroyForcibly();

@@ -8,6 +8,7 @@ import io.gatling.commons.validation.Success;
 import io.gatling.commons.validation.Validation;
 import io.gatling.core.action.Action;
 import io.gatling.core.session.Session;
+import io.netty.channel.EventLoop;
 import io.gatling.javaapi.core.internal.Expressions;
 import java.util.List;
 import java.util.concurrent.RejectedExecutionException;
@@ -67,16 +68,26 @@ final class RpcCallAction<C extends RpcClient, Req, Resp> extends SafeAction {
     long startMillis = clock.nowMillis();
     long startNanos = System.nanoTime();
     String request = Faults.name(level, startNanos); // calls in a fault window are logged apart
+    boolean[] sending = {true};
     components.call(session.userId(), bound, message).whenComplete((reply, error) -> {
       long endNanos = System.nanoTime();
       long endMillis = clock.nowMillis();
+      EventLoop loop = session.eventLoop();
+      if (!sending[0] && loop.inEventLoop()) {
+        // The reply came on the user's own event loop (a client on Gatling's loops): no hop.
+        complete(session, level, request, message, reply, error, startMillis, endMillis, startNanos, endNanos);
+        return;
+      }
       try {
-        session.eventLoop().execute(
+        // Also a call that completed at once, inside send: completing it here would nest the user's
+        // next call in this one's stack, and a run of instant failures would overflow it.
+        loop.execute(
             () -> complete(session, level, request, message, reply, error, startMillis, endMillis, startNanos, endNanos));
       } catch (RejectedExecutionException runIsOver) {
         // the event loop is shutting down: the run has ended and nobody waits for this user
       }
     });
+    sending[0] = false;
   }
 
   @Override

@@ -16,6 +16,8 @@ import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
+import io.netty.util.HashedWheelTimer;
+import io.netty.util.Timeout;
 import scala.Function1;
 import scala.runtime.BoxedUnit;
 
@@ -31,6 +33,12 @@ public final class RpcComponents<C extends RpcClient> implements ProtocolCompone
   private final RunReport report;
   private final CoreComponents core;
   private final AtomicBoolean closed = new AtomicBoolean();
+  /**
+   * Every call's timeout, on one timer wheel: the JDK's {@code orTimeout} goes through one shared
+   * delayer thread and its locked queue, per call. Ticks of 10 ms: a timeout fires up to 10 ms late,
+   * never early.
+   */
+  private final HashedWheelTimer timeouts;
   /** Sync mode: per virtual user, completed when its call in the pool has finished. */
   private final Map<Long, CompletableFuture<Void>> inPool = new ConcurrentHashMap<>();
 
@@ -41,13 +49,29 @@ public final class RpcComponents<C extends RpcClient> implements ProtocolCompone
     this.core = core;
     RpcSettings s = protocol.settings();
     this.syncPool = s.mode() == InvocationMode.SYNC ? newSyncPool(protocol.framework(), s.syncThreads()) : null;
+    this.timeouts = new HashedWheelTimer(r -> {
+      Thread t = new Thread(r, protocol.framework() + "-timeouts");
+      t.setDaemon(true);
+      return t;
+    }, 10, TimeUnit.MILLISECONDS, 512);
+  }
+
+  /** Fails {@code call} with a {@link TimeoutException} after {@code millis} unless it completes first. */
+  private <T> CompletableFuture<T> withTimeout(CompletableFuture<T> call, long millis) {
+    if (call.isDone()) {
+      return call;
+    }
+    Timeout timeout = timeouts.newTimeout(t -> call.completeExceptionally(new TimeoutException()), millis,
+        TimeUnit.MILLISECONDS);
+    call.whenComplete((r, e) -> timeout.cancel());
+    return call;
   }
 
   static <C extends RpcClient> RpcComponents<C> create(RpcProtocol<?, C> protocol, CoreComponents core) {
     RpcSettings s = protocol.settings();
     C client;
     try {
-      client = protocol.newClient();
+      client = protocol.newClient(core.eventLoopGroup());
     } catch (RuntimeException e) {
       throw exit("the " + protocol.framework() + " client for " + s.host() + ":" + s.port() + " could not start", e);
     }
@@ -112,7 +136,7 @@ public final class RpcComponents<C extends RpcClient> implements ProtocolCompone
       } catch (RuntimeException e) {
         call = CompletableFuture.failedFuture(e);
       }
-      return call.orTimeout(timeoutMillis, TimeUnit.MILLISECONDS);
+      return withTimeout(call, timeoutMillis);
     }
     CompletableFuture<Resp> result = new CompletableFuture<>();
     BlockingCall<Req, Resp> task = new BlockingCall<>(userId, method, request, result);
@@ -122,14 +146,14 @@ public final class RpcComponents<C extends RpcClient> implements ProtocolCompone
     } else {
       previous.thenRun(task::submit);
     }
-    CompletableFuture.delayedExecutor(timeoutMillis, TimeUnit.MILLISECONDS).execute(() -> {
+    timeouts.newTimeout(t -> {
       if (!task.submitted) {
         result.completeExceptionally(new TimeoutException("never started: this user's previous call still holds a "
             + "thread of the " + protocol.settings().syncThreads() + "-thread sync pool after its own timeout"));
       } else if (result.completeExceptionally(new TimeoutException())) {
         task.interrupt(); // frees the thread if the framework's blocking call honours interrupts
       }
-    });
+    }, timeoutMillis, TimeUnit.MILLISECONDS);
     return result;
   }
 
@@ -231,6 +255,7 @@ public final class RpcComponents<C extends RpcClient> implements ProtocolCompone
     if (syncPool != null) {
       syncPool.shutdownNow();
     }
+    timeouts.stop();
     report.release();
   }
 

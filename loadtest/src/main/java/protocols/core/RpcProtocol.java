@@ -4,6 +4,8 @@ import io.gatling.core.protocol.Protocol;
 import io.gatling.javaapi.core.ProtocolBuilder;
 import java.time.Duration;
 import java.util.Map;
+import io.netty.channel.EventLoopGroup;
+import java.util.function.BiFunction;
 import java.util.function.Function;
 
 /**
@@ -22,10 +24,11 @@ public abstract class RpcProtocol<P extends RpcProtocol<P, C>, C extends RpcClie
   /**
    * What a framework's protocol is made of, besides the settings: Gatling's key for it, its name, its
    * own message size limit, how to copy it with other shared settings ({@code s -> new XProtocol(s, ...)})
-   * and how to make its client ({@code p -> new XClient(p.settings(), ...)}).
+   * and how to make its client ({@code (p, loops) -> new XClient(p.settings(), ...)}), given Gatling's
+   * event loops in a run (null outside one) for a client that can do its I/O on them.
    */
   public record Spec<P, C>(RpcProtocolKey<?> key, String framework, int defaultMaxMessageBytes,
-                           Function<RpcSettings, P> copy, Function<P, C> client) {}
+                           Function<RpcSettings, P> copy, BiFunction<P, EventLoopGroup, C> client) {}
 
   protected RpcProtocol(RpcSettings settings, Spec<P, C> spec) {
     this.settings = settings;
@@ -47,10 +50,15 @@ public abstract class RpcProtocol<P extends RpcProtocol<P, C>, C extends RpcClie
     return spec.framework();
   }
 
-  /** Creates the framework's client; called once per run, closed when the run ends. */
-  @SuppressWarnings("unchecked")
+  /** Creates the framework's client outside Gatling (the probe, the plain driver). */
   public final C newClient() {
-    return spec.client().apply((P) this);
+    return newClient(null);
+  }
+
+  /** Creates the framework's client for a run on Gatling's event loops; closed when the run ends. */
+  @SuppressWarnings("unchecked")
+  public final C newClient(EventLoopGroup gatlingLoops) {
+    return spec.client().apply((P) this, gatlingLoops);
   }
 
   /** The framework's own settings, for the run summary (e.g. Dubbo's serialization). */

@@ -17,7 +17,7 @@ public final class DubboProtocol extends RpcProtocol<DubboProtocol, DubboClient>
 
   DubboProtocol(RpcSettings settings, String serialization) {
     super(settings, new Spec<>(KEY, "dubbo", DEFAULT_PAYLOAD, s -> new DubboProtocol(s, serialization),
-        p -> new DubboClient(p.settings(), serialization, p.maxMessageBytes())));
+        (p, loops) -> new DubboClient(p.settings(), serialization, p.maxMessageBytes())));
     this.serialization = serialization;
   }
 

@@ -17,7 +17,7 @@ public final class GrpcProtocol extends RpcProtocol<GrpcProtocol, GrpcClient> {
 
   GrpcProtocol(RpcSettings settings) {
     super(settings, new Spec<>(KEY, "grpc", DEFAULT_MAX_MESSAGE, GrpcProtocol::new,
-        p -> new GrpcClient(p.settings(), p.maxMessageBytes())));
+        (p, loops) -> new GrpcClient(p.settings(), p.maxMessageBytes())));
   }
 
   @Override

@@ -11,6 +11,6 @@ public final class IceProtocol extends RpcProtocol<IceProtocol, IceClient> {
 
   IceProtocol(RpcSettings settings) {
     super(settings, new Spec<>(KEY, "ice", IceSettings.DEFAULT_MAX_MESSAGE, IceProtocol::new,
-        p -> new IceClient(p.settings(), p.maxMessageBytes())));
+        (p, loops) -> new IceClient(p.settings(), p.maxMessageBytes())));
   }
 }

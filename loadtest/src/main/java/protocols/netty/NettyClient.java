@@ -5,11 +5,16 @@ import contract.pojo.Order;
 import io.netty.bootstrap.Bootstrap;
 import io.netty.buffer.ByteBuf;
 import io.netty.channel.Channel;
+import io.netty.channel.ChannelFuture;
 import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInitializer;
 import io.netty.channel.ChannelOption;
+import io.netty.channel.EventLoop;
 import io.netty.channel.EventLoopGroup;
+import io.netty.channel.IoEventLoopGroup;
+import io.netty.channel.epoll.EpollIoHandler;
+import io.netty.channel.epoll.EpollSocketChannel;
 import io.netty.channel.MultiThreadIoEventLoopGroup;
 import io.netty.channel.SimpleChannelInboundHandler;
 import io.netty.channel.nio.NioIoHandler;
@@ -19,11 +24,15 @@ import io.netty.handler.codec.DecoderException;
 import io.netty.handler.codec.LengthFieldBasedFrameDecoder;
 import io.netty.handler.codec.TooLongFrameException;
 import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import io.netty.util.concurrent.ScheduledFuture;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReferenceArray;
@@ -39,6 +48,9 @@ import protocols.core.SizeLimit;
  */
 public final class NettyClient implements RpcClient {
   private final EventLoopGroup group;
+  private final boolean ownsGroup;
+  /** The loops of the group: connection i lives on loop i (modulo), also after a reconnect. */
+  private final EventLoop[] homes;
   private final AtomicReferenceArray<Channel> channels;
   private final Bootstrap bootstrap;
   private final RpcSettings settings;
@@ -54,13 +66,22 @@ public final class NettyClient implements RpcClient {
   private static final long RECONNECT_FIRST_MILLIS = 50;
   private static final long RECONNECT_MAX_MILLIS = 1_000;
 
-  NettyClient(RpcSettings settings, int maxFrame) {
+  /**
+   * @param gatlingLoops Gatling's event loops, to do the client's I/O on (one connection per loop by
+   *     default, and each user's calls on the connection of its own loop, so its replies need no hop);
+   *     null outside Gatling: the client's own loops
+   */
+  NettyClient(RpcSettings settings, int maxFrame, EventLoopGroup gatlingLoops) {
     timeoutMillis = settings.timeoutMillis();
     this.maxFrame = maxFrame;
-    group = new MultiThreadIoEventLoopGroup(Math.max(1, Runtime.getRuntime().availableProcessors()),
-        NioIoHandler.newFactory());
+    ownsGroup = gatlingLoops == null;
+    group = ownsGroup ? new MultiThreadIoEventLoopGroup(Math.max(1, Runtime.getRuntime().availableProcessors()),
+        NioIoHandler.newFactory()) : gatlingLoops;
     this.settings = settings;
-    bootstrap = new Bootstrap().group(group).channel(NioSocketChannel.class)
+    List<EventLoop> loops = new ArrayList<>();
+    group.forEach(e -> loops.add((EventLoop) e));
+    homes = loops.toArray(EventLoop[]::new);
+    bootstrap = new Bootstrap().group(group).channel(channelType(group))
         .option(ChannelOption.TCP_NODELAY, true)
         .option(ChannelOption.CONNECT_TIMEOUT_MILLIS, (int) Math.min(Integer.MAX_VALUE, timeoutMillis))
         .handler(new ChannelInitializer<SocketChannel>() {
@@ -70,16 +91,29 @@ public final class NettyClient implements RpcClient {
                 EchoFrames.LENGTH_BYTES, 0, EchoFrames.LENGTH_BYTES), new Replies());
           }
         });
-    channels = new AtomicReferenceArray<>(Math.max(1, settings.connections()));
+    channels = new AtomicReferenceArray<>(settings.connections() > 0 ? settings.connections()
+        : ownsGroup ? 1 : homes.length);
     try {
       for (int i = 0; i < channels.length(); i++) {
-        channels.set(i, bootstrap.connect(settings.host(), settings.port()).sync().channel());
+        channels.set(i, connect(i).sync().channel());
         watch(i, channels.get(i));
       }
     } catch (Exception e) {
       close();
       throw new IllegalStateException("cannot connect to " + settings.host() + ":" + settings.port() + ": " + e, e);
     }
+  }
+
+  /** The socket channel type of the group's I/O (Gatling's is native epoll on Linux where it can be). */
+  private static Class<? extends SocketChannel> channelType(EventLoopGroup group) {
+    if (group instanceof IoEventLoopGroup io && io.isIoType(EpollIoHandler.class)) {
+      return EpollSocketChannel.class;
+    }
+    return NioSocketChannel.class;
+  }
+
+  private ChannelFuture connect(int i) {
+    return bootstrap.clone(homes[i % homes.length]).connect(settings.host(), settings.port());
   }
 
   /** When connection {@code i} closes, reconnect it: at once, then backing off to at most a second. */
@@ -91,7 +125,7 @@ public final class NettyClient implements RpcClient {
     if (closed) {
       return;
     }
-    group.schedule(() -> bootstrap.connect(settings.host(), settings.port()).addListener((ChannelFutureListener) f -> {
+    group.schedule(() -> connect(i).addListener((ChannelFutureListener) f -> {
       if (f.isSuccess() && !closed) {
         channels.set(i, f.channel());
         watch(i, f.channel());
@@ -105,13 +139,27 @@ public final class NettyClient implements RpcClient {
 
   /** The ceiling's one method: the order back, completed on the I/O thread. */
   public CompletionStage<Order> hello(Order request) {
+    return hello(request, null);
+  }
+
+  /**
+   * The echo, on a connection of {@code loop} if there is one (the caller's own loop: the reply then
+   * completes on it), else on the next connection in turn.
+   */
+  public CompletionStage<Order> hello(Order request, EventLoop loop) {
     long id = callIds.incrementAndGet();
     CompletableFuture<Order> reply = new CompletableFuture<>();
     // While a connection is down its calls fail at once (the write fails on a closed channel).
-    Channel channel = channels.get(Math.floorMod(next.getAndIncrement(), channels.length()));
+    Channel channel = pick(loop);
     pending.put(id, new Pending(channel, reply));
-    // Forget the call once it is answered, failed or timed out, so a lost reply leaks nothing.
-    reply.orTimeout(timeoutMillis, TimeUnit.MILLISECONDS).whenComplete((r, e) -> pending.remove(id));
+    // Forget the call once it is answered, failed or timed out, so a lost reply leaks nothing; the
+    // timeout on the connection's own loop, not the JDK's shared delayer.
+    ScheduledFuture<?> timeout = channel.eventLoop().schedule(
+        () -> reply.completeExceptionally(new TimeoutException()), timeoutMillis, TimeUnit.MILLISECONDS);
+    reply.whenComplete((r, e) -> {
+      pending.remove(id);
+      timeout.cancel(false);
+    });
     ByteBuf frame = channel.alloc().buffer(128);
     try {
       EchoFrames.write(frame, id, request, maxFrame);
@@ -126,6 +174,20 @@ public final class NettyClient implements RpcClient {
       }
     });
     return reply;
+  }
+
+  private Channel pick(EventLoop loop) {
+    int n = channels.length();
+    int start = Math.floorMod(next.getAndIncrement(), n);
+    if (loop != null && !ownsGroup) {
+      for (int i = 0; i < n; i++) {
+        Channel c = channels.get((start + i) % n);
+        if (c.eventLoop() == loop) {
+          return c;
+        }
+      }
+    }
+    return channels.get(start);
   }
 
   @Override
@@ -151,7 +213,9 @@ public final class NettyClient implements RpcClient {
         }
       }
     }
-    group.shutdownGracefully(0, 2, TimeUnit.SECONDS).awaitUninterruptibly(5, TimeUnit.SECONDS);
+    if (ownsGroup) {
+      group.shutdownGracefully(0, 2, TimeUnit.SECONDS).awaitUninterruptibly(5, TimeUnit.SECONDS);
+    }
     pending.values().forEach(p -> p.reply.completeExceptionally(new IOException("client closed")));
   }
 

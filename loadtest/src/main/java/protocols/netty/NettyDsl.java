@@ -2,7 +2,10 @@ package protocols.netty;
 
 import contract.SampleOrder;
 import contract.pojo.Order;
+import io.gatling.core.session.Session;
 import io.netty.channel.Channel;
+import io.netty.channel.EventLoop;
+import java.util.concurrent.CompletionStage;
 import protocols.core.RpcFramework;
 import protocols.core.RpcSettings;
 import protocols.core.RpcMethod;
@@ -16,14 +19,29 @@ public final class NettyDsl {
   /** The protocol builder (127.0.0.1:7000, one connection, async). */
   public static final NettyProtocol netty = new NettyProtocol(RpcSettings.defaults(7000));
 
-  /** The echo; sync mode waits for it on the sync pool (the ceiling has no blocking client). */
-  public static final RpcMethod<NettyClient, Order, Order> HELLO = NettyClient::hello;
+  /**
+   * The echo, on the connection of the user's own event loop; sync mode waits for it on the sync pool
+   * (the ceiling has no blocking client).
+   */
+  public static final RpcMethod<NettyClient, Order, Order> HELLO = new Hello(null);
 
   /** The ceiling (Netty, length-prefixed frames, Kryo). */
   public static final RpcFramework<NettyClient, Order> FRAMEWORK = RpcFramework.of("netty", Channel.class,
       "servers.netty.NettyEchoServer", "--max-frame", p -> netty, HELLO, NettyDsl::order);
 
   private NettyDsl() {}
+
+  private record Hello(EventLoop loop) implements RpcMethod<NettyClient, Order, Order> {
+    @Override
+    public CompletionStage<Order> callAsync(NettyClient client, Order request) {
+      return client.hello(request, loop);
+    }
+
+    @Override
+    public RpcMethod<NettyClient, Order, Order> bind(Session session) {
+      return new Hello(session.eventLoop());
+    }
+  }
 
   /** An echo request named {@code name} (Gatling EL allowed). */
   public static RpcRequest<NettyClient, Order, Order> netty(String name) {

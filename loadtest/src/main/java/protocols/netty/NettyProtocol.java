@@ -11,6 +11,6 @@ public final class NettyProtocol extends RpcProtocol<NettyProtocol, NettyClient>
 
   NettyProtocol(RpcSettings settings) {
     super(settings, new Spec<>(KEY, "netty", EchoFrames.DEFAULT_MAX_FRAME, NettyProtocol::new,
-        p -> new NettyClient(p.settings(), p.maxMessageBytes())));
+        (p, loops) -> new NettyClient(p.settings(), p.maxMessageBytes(), loops)));
   }
 }

@@ -17,7 +17,7 @@ public final class ThriftProtocol extends RpcProtocol<ThriftProtocol, ThriftClie
 
   ThriftProtocol(RpcSettings settings, String wireProtocol) {
     super(settings, new Spec<>(KEY, "thrift", DEFAULT_MAX_FRAME, s -> new ThriftProtocol(s, wireProtocol),
-        p -> new ThriftClient(p.settings(), WireProtocols.factory(wireProtocol), p.maxMessageBytes())));
+        (p, loops) -> new ThriftClient(p.settings(), WireProtocols.factory(wireProtocol), p.maxMessageBytes())));
     this.wireProtocol = wireProtocol;
   }
 

@@ -362,7 +362,7 @@ class RpcCallActionTest {
     static final RpcProtocolKey<TestProtocol> KEY = new RpcProtocolKey<>(TestProtocol.class);
 
     TestProtocol(RpcSettings settings, FunctionClient client) {
-      super(settings, new Spec<>(KEY, "test", 1024, s -> new TestProtocol(s, client), p -> client));
+      super(settings, new Spec<>(KEY, "test", 1024, s -> new TestProtocol(s, client), (p, loops) -> client));
     }
   }
 

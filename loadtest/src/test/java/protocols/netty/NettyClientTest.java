@@ -36,7 +36,7 @@ class NettyClientTest {
       acceptor.start();
       RpcSettings settings = RpcSettings.defaults(listener.getLocalPort()).withConnections(2)
           .withTimeout(Duration.ofSeconds(5));
-      try (NettyClient client = new NettyClient(settings, EchoFrames.DEFAULT_MAX_FRAME)) {
+      try (NettyClient client = new NettyClient(settings, EchoFrames.DEFAULT_MAX_FRAME, null)) {
         acceptor.join(5_000);
         // Calls go to the connections in turn: the first to connection 0, the second to connection 1.
         CompletableFuture<Order> first = client.hello(NettyDsl.order(1)).toCompletableFuture();
