@@ -113,8 +113,9 @@ final class RpcCallAction<C extends RpcClient, Req, Resp> extends SafeAction {
       Throwable e = Errors.unwrap(error);
       if (e instanceof TimeoutException || components.client().isTimeout(e)) {
         code = "timeout";
+        // One wording whichever deadline fired first, the core's or the framework's (Thrift's says more).
         failure = "timeout after " + timeoutMillis + " ms"
-            + (e instanceof TimeoutException && e.getMessage() != null ? ": " + e.getMessage() : "");
+            + (e instanceof RpcComponents.NeverStarted ? ": " + e.getMessage() : "");
       } else if (e instanceof Crash) {
         code = "crash";
         failure = "crash: " + e.getMessage();

@@ -148,13 +148,20 @@ public final class RpcComponents<C extends RpcClient> implements ProtocolCompone
     }
     timeouts.newTimeout(t -> {
       if (!task.submitted) {
-        result.completeExceptionally(new TimeoutException("never started: this user's previous call still holds a "
+        result.completeExceptionally(new NeverStarted("never started: this user's previous call still holds a "
             + "thread of the " + protocol.settings().syncThreads() + "-thread sync pool after its own timeout"));
       } else if (result.completeExceptionally(new TimeoutException())) {
         task.interrupt(); // frees the thread if the framework's blocking call honours interrupts
       }
     }, timeoutMillis, TimeUnit.MILLISECONDS);
     return result;
+  }
+
+  /** A sync call that timed out waiting for its user's previous call to leave the pool: the KO says so. */
+  static final class NeverStarted extends TimeoutException {
+    NeverStarted(String message) {
+      super(message);
+    }
   }
 
   /** One blocking call on the sync pool; the user's slot is released when its thread is done with it. */

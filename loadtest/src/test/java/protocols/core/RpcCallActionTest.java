@@ -75,6 +75,15 @@ class RpcCallActionTest {
   }
 
   @Test
+  void theFrameworksOwnDeadlineGivesTheSameWordsAsTheCores() throws Exception {
+    // Thrift's async client fails a late call with its own TimeoutException, worded its way.
+    Logged r = runOnce(new FunctionClient(req -> CompletableFuture.failedFuture(new java.util.concurrent.TimeoutException(
+        "Operation class X timed out after 1001 ms."))), Duration.ofSeconds(1), "abc");
+    assertEquals("timeout", r.code.get());
+    assertEquals("timeout after 1000 ms", r.message.get());
+  }
+
+  @Test
   void lateReplyAfterTimeoutIsLoggedOnce() throws Exception {
     CompletableFuture<String> late = new CompletableFuture<>();
     Logged r = runOnce(new FunctionClient(req -> late), Duration.ofMillis(100), "abc");
