@@ -53,14 +53,15 @@ public final class PlainDriver {
     System.exit(code); // some frameworks leave non-daemon threads behind
   }
 
-  private static <C extends RpcClient, R> int run(RpcFramework<C, R> framework, LoadParams params, InvocationMode mode, HostPort target,
+  private static <C extends RpcClient, R> int run(RpcFramework<C, R> framework, LoadParams params,
+                                                  InvocationMode mode, HostPort target,
                              Path out) throws InterruptedException, IOException {
     LatencyRecorder recorder = new LatencyRecorder();
     Map<String, Double> cpuPerCall = new LinkedHashMap<>();
     boolean complete = true;
     try (C client = framework.newClient(params, target, mode, params.timeout())) {
-      Driver<C, R> driver = new Driver<>(framework, client, framework.echo(client), mode, params.timeout().toMillis(), params.syncThreads(),
-          params);
+      Driver<C, R> driver = new Driver<>(framework, client, framework.echo(client), mode, params.timeout().toMillis(),
+          params.syncThreads(), params);
       List<Integer> levels = params.levels();
       Warmup.Plan warmup = params.warmup();
       int users = Math.min(20, levels.stream().mapToInt(Integer::intValue).max().orElse(1));

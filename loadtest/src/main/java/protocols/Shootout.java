@@ -133,7 +133,7 @@ public final class Shootout {
     d.put("connections", params.connections() == 0 ? "framework default" : Integer.toString(params.connections()));
     d.put("order name (chars)", Integer.toString(params.orderName().length()));
     for (RpcFramework<?, ?> f : frameworks) {
-      f.params().forEach(p -> d.put(f.name() + " -D" + p.property(), params.string(p.property(), p.defaultValue())));
+      f.params().forEach(p -> d.put(f.name() + " -D" + p.property(), p.value(params)));
     }
     d.put("plain driver", Boolean.toString(plain));
     for (EchoRun run : runs) {

@@ -55,8 +55,7 @@ public final class EchoRun {
    */
   public static EchoRun start(RpcFramework<?, ?> framework, LoadParams params, String targetParam) {
     return orExit(() -> {
-      framework.protocol(params); // the framework's own -D parameters, checked before a server starts
-      List<String> args = framework.serverArgs(params);
+      List<String> args = framework.serverArgs(params); // checks the framework's own -D parameters
       if (params.target(targetParam).isPresent()) {
         if (!params.faults().isEmpty()) {
           throw new IllegalArgumentException("-Dfaults acts on the embedded server; leave out -D" + targetParam);
@@ -124,11 +123,16 @@ public final class EchoRun {
     try {
       return step.get();
     } catch (IllegalArgumentException | IllegalStateException e) {
-      System.err.println("error: " + e.getMessage());
-      System.err.flush();
-      System.exit(1);
-      throw e;
+      throw exit(e.getMessage(), e);
     }
+  }
+
+  /** Ends the JVM with {@code error: <message>} on stderr and exit code 1; returns {@code e} for a {@code throw}. */
+  static RuntimeException exit(String message, RuntimeException e) {
+    System.err.println("error: " + message);
+    System.err.flush();
+    System.exit(1);
+    return e;
   }
 
   static void checkReachable(String framework, HostPort target, String targetParam) {

@@ -90,10 +90,7 @@ public final class RpcComponents<C extends RpcClient> implements ProtocolCompone
    * shutdown hooks stop the embedded server.
    */
   static RuntimeException exit(String what, RuntimeException e) {
-    System.err.println("error: " + what + ": " + Errors.rootMessage(e));
-    System.err.flush();
-    System.exit(1);
-    return e;
+    return EchoRun.exit(what + ": " + Errors.rootMessage(e), e);
   }
 
   /** {@link RpcMethod#prepare} with this run's client; a failure ends the run with one line. */
