@@ -1,5 +1,6 @@
 package protocols;
 
+import io.netty.channel.EventLoopGroup;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.nio.file.Paths;
@@ -20,6 +21,7 @@ import java.util.concurrent.atomic.AtomicLongArray;
 import protocols.core.RpcFramework;
 import protocols.core.ComparisonReport;
 import protocols.core.EchoRun;
+import protocols.core.GatlingLoops;
 import protocols.core.HostPort;
 import protocols.core.InvocationMode;
 import protocols.core.LatencyRecorder;
@@ -59,7 +61,10 @@ public final class PlainDriver {
     LatencyRecorder recorder = new LatencyRecorder();
     Map<String, Double> cpuPerCall = new LinkedHashMap<>();
     boolean complete = true;
-    try (C client = framework.newClient(params, target, mode, params.timeout())) {
+    // Event loops like Gatling's: the clients that can run on them (gRPC, the ceiling) get the same
+    // connections, one per loop, as in the Gatling run, and each user's calls stay on one loop.
+    EventLoopGroup loops = GatlingLoops.newGroup();
+    try (C client = framework.newClient(params, target, mode, params.timeout(), loops)) {
       Driver<C, R> driver = new Driver<>(framework, client, framework.echo(client), mode, params.timeout().toMillis(),
           params.syncThreads(), params);
       List<Integer> levels = params.levels();
@@ -72,7 +77,7 @@ public final class PlainDriver {
         while (n < rounds.length() && !Warmup.isStable(rounds, n)) {
           LatencyRecorder round = new LatencyRecorder();
           complete &= driver.level(users, Duration.ofSeconds(1), Optional.empty(), round, "warm-up");
-          rounds.set(n++, round.snapshot().stream().mapToLong(LatencyRecorder.RequestStats::count).sum());
+          rounds.set(n++, round.count("warm-up"));
         }
       } else if (!warmup.skipped()) {
         complete &= driver.level(users, warmup.fixed(), Optional.empty(), new LatencyRecorder(), "warm-up");
@@ -82,12 +87,13 @@ public final class PlainDriver {
         long cpu0 = processCpuNanos();
         complete &= driver.level(clients, params.duration(), params.calls(), recorder, name);
         long cpu = processCpuNanos() - cpu0;
-        long calls = recorder.snapshot().stream().filter(s -> s.name().equals(name))
-            .mapToLong(LatencyRecorder.RequestStats::count).sum();
+        long calls = recorder.count(name);
         if (cpu0 >= 0 && calls > 0) {
           cpuPerCall.put(name, Math.round(cpu / 1e3 / calls * 100) / 100.0);
         }
       }
+    } finally {
+      loops.shutdownGracefully(0, 1, TimeUnit.SECONDS);
     }
     Map<String, Object> run = new LinkedHashMap<>();
     run.put("driver", "plain");

@@ -14,16 +14,18 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicLongArray;
 import java.util.concurrent.atomic.LongAdder;
-import org.HdrHistogram.ConcurrentHistogram;
 import org.HdrHistogram.Histogram;
+import org.HdrHistogram.SingleWriterRecorder;
 
 /**
  * Microsecond latency per request name. Gatling keeps whole milliseconds, and these echo calls take
  * 50-200 µs, so every Gatling percentile would read 0 ms; this records what Gatling cannot, plus what
  * a reader needs to trust a level: completions per 1-second window and the KO reasons.
- * Thread-safe: calls complete on several event loops at once.
+ * Thread-safe, and without contention: calls complete on several event loops at once.
  */
 public final class LatencyRecorder {
 
@@ -53,6 +55,12 @@ public final class LatencyRecorder {
     }
     series.computeIfAbsent(requestName, n -> new Series(n, order.getAndIncrement()))
         .record(startNanos, endNanos, koReason);
+  }
+
+  /** Calls recorded so far under {@code requestName}, OK and KO; cheaper than a {@link #snapshot}. */
+  public long count(String requestName) {
+    Series s = series.get(requestName);
+    return s == null ? 0 : s.shards.stream().mapToLong(shard -> shard.count.get()).sum();
   }
 
   /** Figures per request name, in the order the names were first seen. */
@@ -153,24 +161,31 @@ public final class LatencyRecorder {
     }
   }
 
+  /**
+   * One request name. Each thread that completes calls records into a shard of its own (a
+   * single-writer HdrHistogram {@link SingleWriterRecorder} and counters it alone writes), so calls
+   * completing on several event loops at once contend on nothing; reading merges the shards.
+   */
   private static final class Series {
     final String name;
     final long order;
-    // Auto-resizing, 3 significant digits: 1 µs resolution below 1 ms.
-    final Histogram micros = new ConcurrentHistogram(3);
-    final LongAdder count = new LongAdder();
-    final LongAdder ko = new LongAdder();
+    final List<Shard> shards = new CopyOnWriteArrayList<>();
+    final ThreadLocal<Shard> mine = ThreadLocal.withInitial(this::newShard);
+    /** The shards' intervals read so far, merged: HdrHistograms add exactly. Guarded by this. */
+    final Histogram merged = new Histogram(3);
     final Map<String, LongAdder> koReasons = new ConcurrentHashMap<>();
-    final Map<Integer, LongAdder> okWindows = new ConcurrentHashMap<>();
-    final Map<Integer, LongAdder> koWindows = new ConcurrentHashMap<>();
-    final AtomicLong firstStart = new AtomicLong(Long.MAX_VALUE);
-    final AtomicLong lastEnd = new AtomicLong(Long.MIN_VALUE);
     /** The windows' origin: the start of the first call recorded. */
     volatile long origin = Long.MIN_VALUE;
 
     Series(String name, long order) {
       this.name = name;
       this.order = order;
+    }
+
+    private Shard newShard() {
+      Shard s = new Shard();
+      shards.add(s);
+      return s;
     }
 
     void record(long startNanos, long endNanos, String koReason) {
@@ -182,13 +197,8 @@ public final class LatencyRecorder {
         }
       }
       int window = (int) Math.max(0, (endNanos - origin) / 1_000_000_000L);
-      count.increment();
-      if (koReason == null) {
-        micros.recordValue(Math.max(0, (endNanos - startNanos) / 1_000));
-        okWindows.computeIfAbsent(window, w -> new LongAdder()).increment();
-      } else {
-        ko.increment();
-        koWindows.computeIfAbsent(window, w -> new LongAdder()).increment();
+      mine.get().record(startNanos, endNanos, window, koReason == null);
+      if (koReason != null) {
         LongAdder reason = koReasons.get(koReason);
         if (reason == null) {
           reason = koReasons.size() < MAX_KO_REASONS ? koReasons.computeIfAbsent(koReason, r -> new LongAdder())
@@ -196,26 +206,30 @@ public final class LatencyRecorder {
         }
         reason.increment();
       }
-      firstStart.accumulateAndGet(startNanos, Math::min);
-      lastEnd.accumulateAndGet(endNanos, Math::max);
     }
 
-    /** {@code counts} as an array of {@code length} windows (OK and KO arrays share one length). */
-    static long[] windows(Map<Integer, LongAdder> counts, int length) {
-      long[] out = new long[length];
-      counts.forEach((i, c) -> {
-        if (i < length) {
-          out[i] = c.sum();
-        }
-      });
-      return out;
-    }
-
-    RequestStats stats() {
-      Histogram h = micros.copy();
-      long n = count.sum();
+    synchronized RequestStats stats() {
+      long n = 0;
+      long ko = 0;
+      long first = Long.MAX_VALUE;
+      long last = Long.MIN_VALUE;
+      int windowCount = 0;
+      for (Shard s : shards) {
+        merged.add(s.micros.getIntervalHistogram());
+        n += s.count.get();
+        ko += s.ko.get();
+        first = Math.min(first, s.firstStart.get());
+        last = Math.max(last, s.lastEnd.get());
+        windowCount = Math.max(windowCount, s.windowCount());
+      }
+      long[] okWindows = new long[windowCount];
+      long[] koWindows = new long[windowCount];
+      for (Shard s : shards) {
+        s.addWindows(okWindows, koWindows);
+      }
+      Histogram h = merged.copy();
       long ok = h.getTotalCount();
-      double seconds = n == 0 ? 0 : Math.max(0, lastEnd.get() - firstStart.get()) / 1e9;
+      double seconds = n == 0 ? 0 : Math.max(0, last - first) / 1e9;
       boolean any = ok > 0;
       List<SpectrumPoint> spectrum = new ArrayList<>();
       if (any) {
@@ -223,23 +237,78 @@ public final class LatencyRecorder {
           spectrum.add(new SpectrumPoint(p, p == 100 ? h.getMaxValue() : h.getValueAtPercentile(p)));
         }
       }
-      int windowCount = Math.max(okWindows.keySet().stream().mapToInt(i -> i + 1).max().orElse(0),
-          koWindows.keySet().stream().mapToInt(i -> i + 1).max().orElse(0));
       Map<String, Long> reasons = new LinkedHashMap<>();
       koReasons.entrySet().stream().sorted((a, b) -> Long.compare(b.getValue().sum(), a.getValue().sum()))
           .forEach(e -> reasons.put(e.getKey(), e.getValue().sum()));
       ByteBuffer buffer = ByteBuffer.allocate(h.getNeededByteBufferCapacity());
       int length = h.encodeIntoCompressedByteBuffer(buffer);
       String encoded = Base64.getEncoder().encodeToString(java.util.Arrays.copyOf(buffer.array(), length));
-      return new RequestStats(name, n, ko.sum(), seconds, seconds > 0 ? n / seconds : 0, seconds > 0 ? ok / seconds : 0,
+      return new RequestStats(name, n, ko, seconds, seconds > 0 ? n / seconds : 0, seconds > 0 ? ok / seconds : 0,
           any ? h.getMean() : 0,
           any ? h.getValueAtPercentile(50) : 0,
           any ? h.getValueAtPercentile(90) : 0,
           any ? h.getValueAtPercentile(99) : 0,
           any ? h.getValueAtPercentile(99.9) : 0,
           any ? h.getMaxValue() : 0,
-          reasons, windows(okWindows, windowCount), windows(koWindows, windowCount), spectrum, encoded,
-          n == 0 ? 0 : firstStart.get(), n == 0 ? 0 : lastEnd.get());
+          reasons, okWindows, koWindows, spectrum, encoded, n == 0 ? 0 : first, n == 0 ? 0 : last);
+    }
+  }
+
+  /**
+   * What one thread recorded for one request name. Only that thread writes; its counters are
+   * published with ordered stores (no lock, no read-modify-write) and read by the report.
+   */
+  private static final class Shard {
+    // Auto-resizing, 3 significant digits: 1 µs resolution below 1 ms.
+    final SingleWriterRecorder micros = new SingleWriterRecorder(3);
+    final AtomicLong count = new AtomicLong();
+    final AtomicLong ko = new AtomicLong();
+    final AtomicLong firstStart = new AtomicLong(Long.MAX_VALUE);
+    final AtomicLong lastEnd = new AtomicLong(Long.MIN_VALUE);
+    /** Completions per 1-second window, OK at even and KO at odd indexes; replaced when it grows. */
+    volatile AtomicLongArray windows = new AtomicLongArray(2 * 64);
+
+    void record(long startNanos, long endNanos, int window, boolean ok) {
+      count.lazySet(count.get() + 1);
+      if (ok) {
+        micros.recordValue(Math.max(0, (endNanos - startNanos) / 1_000));
+      } else {
+        ko.lazySet(ko.get() + 1);
+      }
+      AtomicLongArray w = windows;
+      int i = 2 * window + (ok ? 0 : 1);
+      if (i >= w.length()) {
+        AtomicLongArray grown = new AtomicLongArray(Math.max(2 * w.length(), i + 2));
+        for (int k = 0; k < w.length(); k++) {
+          grown.lazySet(k, w.get(k));
+        }
+        windows = w = grown;
+      }
+      w.lazySet(i, w.get(i) + 1);
+      if (startNanos < firstStart.get()) {
+        firstStart.lazySet(startNanos);
+      }
+      if (endNanos > lastEnd.get()) {
+        lastEnd.lazySet(endNanos);
+      }
+    }
+
+    /** Windows up to the last one with a completion. */
+    int windowCount() {
+      AtomicLongArray w = windows;
+      for (int i = w.length() - 1; i >= 0; i--) {
+        if (w.get(i) != 0) {
+          return i / 2 + 1;
+        }
+      }
+      return 0;
+    }
+
+    void addWindows(long[] ok, long[] ko) {
+      AtomicLongArray w = windows;
+      for (int i = 0; i < Math.min(w.length(), 2 * ok.length); i++) {
+        (i % 2 == 0 ? ok : ko)[i / 2] += w.get(i);
+      }
     }
   }
 }

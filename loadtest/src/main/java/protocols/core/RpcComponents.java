@@ -56,13 +56,19 @@ public final class RpcComponents<C extends RpcClient> implements ProtocolCompone
     }, 10, TimeUnit.MILLISECONDS, 512);
   }
 
-  /** Fails {@code call} with a {@link TimeoutException} after {@code millis} unless it completes first. */
-  private <T> CompletableFuture<T> withTimeout(CompletableFuture<T> call, long millis) {
+  /**
+   * Fails {@code call} with a {@link TimeoutException} after {@code millis} unless it completes first,
+   * and then cancels the framework's own future {@code own}, so it can forget the call.
+   */
+  private <T> CompletableFuture<T> withTimeout(CompletableFuture<T> call, long millis, CompletableFuture<T> own) {
     if (call.isDone()) {
       return call;
     }
-    Timeout timeout = timeouts.newTimeout(t -> call.completeExceptionally(new TimeoutException()), millis,
-        TimeUnit.MILLISECONDS);
+    Timeout timeout = timeouts.newTimeout(t -> {
+      if (call.completeExceptionally(new TimeoutException())) {
+        own.cancel(false);
+      }
+    }, millis, TimeUnit.MILLISECONDS);
     call.whenComplete((r, e) -> timeout.cancel());
     return call;
   }
@@ -126,14 +132,17 @@ public final class RpcComponents<C extends RpcClient> implements ProtocolCompone
   <Req, Resp> CompletableFuture<Resp> call(long userId, RpcMethod<C, Req, Resp> method, Req request) {
     long timeoutMillis = protocol.settings().timeoutMillis();
     if (syncPool == null) {
-      CompletableFuture<Resp> call;
+      CompletableFuture<Resp> own;
       try {
-        // copy(): the timeout must not complete the framework's own future under its feet.
-        call = method.callAsync(client, request).toCompletableFuture().copy();
+        own = method.callAsync(client, request).toCompletableFuture();
       } catch (RuntimeException e) {
-        call = CompletableFuture.failedFuture(e);
+        own = CompletableFuture.failedFuture(e);
       }
-      return withTimeout(call, timeoutMillis);
+      if (method.enforcesTimeout()) {
+        return own; // its own deadline is the run's timeout: a second timer would only cost
+      }
+      // copy(): the timeout completes the copy, never the framework's own future under its feet.
+      return withTimeout(own.copy(), timeoutMillis, own);
     }
     CompletableFuture<Resp> result = new CompletableFuture<>();
     BlockingCall<Req, Resp> task = new BlockingCall<>(userId, method, request, result);

@@ -2,6 +2,7 @@ package protocols.core;
 
 import io.gatling.javaapi.core.ActionBuilder;
 import java.nio.file.Path;
+import io.netty.channel.EventLoopGroup;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -121,7 +122,13 @@ public final class RpcFramework<C extends RpcClient, Req> {
 
   /** A client as {@link #configured} but with {@code timeout}, outside Gatling (the probe, the plain driver). */
   public C newClient(LoadParams params, HostPort target, InvocationMode mode, Duration timeout) {
-    return configured(params, target, mode).timeout(timeout).newClient();
+    return newClient(params, target, mode, timeout, null);
+  }
+
+  /** The same on {@code loops} where the client can do its I/O on them (as on Gatling's), else null. */
+  public C newClient(LoadParams params, HostPort target, InvocationMode mode, Duration timeout,
+                     EventLoopGroup loops) {
+    return configured(params, target, mode).timeout(timeout).newClient(loops);
   }
 
   /** The echo method ready for {@code client}'s calls outside Gatling (the probe, the plain driver). */

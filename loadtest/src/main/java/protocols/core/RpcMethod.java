@@ -41,6 +41,14 @@ public interface RpcMethod<C extends RpcClient, Req, Resp> {
     return this;
   }
 
+  /**
+   * True when every call of this method completes by itself, once, by the run's timeout (the
+   * framework's own deadline on each call, e.g. gRPC's): the core then sets no timer of its own on it.
+   */
+  default boolean enforcesTimeout() {
+    return false;
+  }
+
   /** Per call, on the user's event loop: the method with this session's values (e.g. EL headers). */
   default RpcMethod<C, Req, Resp> bind(Session session) {
     return this;

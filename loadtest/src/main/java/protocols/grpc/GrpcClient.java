@@ -13,7 +13,9 @@ import io.grpc.ConnectivityState;
 import io.grpc.ManagedChannel;
 import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
-import io.grpc.netty.shaded.io.grpc.netty.NettyChannelBuilder;
+import io.grpc.netty.NettyChannelBuilder;
+import io.netty.channel.EventLoop;
+import io.netty.channel.EventLoopGroup;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.CountDownLatch;
@@ -22,16 +24,22 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLongArray;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import protocols.core.GatlingLoops;
 import protocols.core.RpcClient;
 import protocols.core.RpcSettings;
 import protocols.core.SizeLimit;
 
 /**
- * grpc-java client: {@code channels} HTTP/2 connections built once, calls spread over them in turn.
- * Every call carries a gRPC deadline: the request's own, or the run's timeout.
+ * grpc-java client: {@code channels} HTTP/2 connections built once. In a Gatling run they do their
+ * I/O on Gatling's own event loops (by default one channel per loop, and each virtual user's calls on
+ * its own loop's channel, so replies complete where the user runs: no thread hop); outside Gatling,
+ * on grpc-java's own loops, calls spread over the channels in turn. Every call carries a gRPC
+ * deadline: the request's own, or the run's timeout.
  */
 public final class GrpcClient implements RpcClient {
   private final ManagedChannel[] channels;
+  /** The loop of each channel when they run on Gatling's loops, else null. */
+  private final EventLoop[] homes;
   private final AtomicInteger next = new AtomicInteger();
   private final long timeoutMillis;
   private static final long RECONNECT_MILLIS = 250;
@@ -41,20 +49,28 @@ public final class GrpcClient implements RpcClient {
   /** grpc-java's RESOURCE_EXHAUSTED description, on either side: "gRPC message exceeds maximum size 1048576: 2000058". */
   private static final Pattern EXCEEDS = Pattern.compile("exceeds maximum size (\\d+): (\\d+)");
 
-  GrpcClient(RpcSettings settings, int maxMessage) {
+  /** @param gatlingLoops Gatling's event loops (or the plain driver's, laid out alike) to do the I/O on; or null */
+  GrpcClient(RpcSettings settings, int maxMessage, EventLoopGroup gatlingLoops) {
     this.maxMessage = maxMessage;
-    int n = settings.connections() == 0 ? 1 : settings.connections(); // gRPC's default: one channel
+    EventLoop[] loops = gatlingLoops == null ? null : GatlingLoops.of(gatlingLoops);
+    int n = settings.connections() > 0 ? settings.connections() : loops == null ? 1 : loops.length;
     timeoutMillis = settings.timeoutMillis();
     channels = new ManagedChannel[n];
+    homes = loops == null ? null : new EventLoop[n];
     lastReset = new AtomicLongArray(n);
     for (int i = 0; i < n; i++) {
       // directExecutor: replies are handed straight from the transport thread to the core, which
-      // stamps the time and hops to the virtual user's event loop; nothing blocks there.
-      channels[i] = NettyChannelBuilder.forAddress(settings.host(), settings.port())
+      // stamps the time (and hops to the virtual user's event loop if it is another); nothing blocks there.
+      NettyChannelBuilder builder = NettyChannelBuilder.forAddress(settings.host(), settings.port())
           .usePlaintext()
           .directExecutor()
-          .maxInboundMessageSize(maxMessage)
-          .build();
+          .maxInboundMessageSize(maxMessage);
+      if (loops != null) {
+        homes[i] = loops[i % loops.length];
+        // A loop is a group of one: the channel's connection, and its deadlines, live on it.
+        builder.eventLoopGroup(homes[i]).channelType(GatlingLoops.socketChannelType(gatlingLoops));
+      }
+      channels[i] = builder.build();
       connect(channels[i], settings);
     }
   }
@@ -87,7 +103,18 @@ public final class GrpcClient implements RpcClient {
     channel.notifyWhenStateChanged(state, () -> watch(channel, channel.getState(true), ready));
   }
 
+  /** A channel on the calling thread's own loop if there is one, else the next in turn. */
   private int pick() {
+    if (homes != null) {
+      int start = Math.floorMod(next.getAndIncrement(), channels.length);
+      for (int k = 0; k < channels.length; k++) {
+        int i = (start + k) % channels.length;
+        if (homes[i].inEventLoop()) {
+          return i;
+        }
+      }
+      return start;
+    }
     return Math.floorMod(next.getAndIncrement(), channels.length);
   }
 

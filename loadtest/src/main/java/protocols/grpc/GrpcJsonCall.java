@@ -29,6 +29,11 @@ record GrpcJsonCall(GrpcCall<DynamicMessage, DynamicMessage> call) implements Rp
   }
 
   @Override
+  public boolean enforcesTimeout() {
+    return call.enforcesTimeout();
+  }
+
+  @Override
   public DynamicMessage callSync(GrpcClient client, String json, long timeoutMillis) throws Exception {
     return call.callSync(client, parse(json), timeoutMillis);
   }

@@ -7,7 +7,8 @@ import protocols.core.RpcSettings;
 
 /**
  * {@code grpc.target("127.0.0.1", 50051).connections(4)...}: immutable. {@code connections} is the
- * number of channels (HTTP/2 connections) the users share; the default is one.
+ * number of channels (HTTP/2 connections) the users share; the default is one per Gatling event loop
+ * (one outside Gatling).
  */
 public final class GrpcProtocol extends RpcProtocol<GrpcProtocol, GrpcClient> {
   public static final RpcProtocolKey<GrpcProtocol> KEY = new RpcProtocolKey<>(GrpcProtocol.class);
@@ -17,11 +18,11 @@ public final class GrpcProtocol extends RpcProtocol<GrpcProtocol, GrpcClient> {
 
   GrpcProtocol(RpcSettings settings) {
     super(settings, new Spec<>(KEY, "grpc", DEFAULT_MAX_MESSAGE, GrpcProtocol::new,
-        (p, loops) -> new GrpcClient(p.settings(), p.maxMessageBytes())));
+        (p, loops) -> new GrpcClient(p.settings(), p.maxMessageBytes(), loops)));
   }
 
   @Override
   public Map<String, Object> describe() {
-    return Map.of("channels", settings().connections() == 0 ? 1 : settings().connections());
+    return Map.of("channels", settings().connections() == 0 ? "one per event loop" : settings().connections());
   }
 }

@@ -12,20 +12,14 @@ import io.netty.channel.ChannelInitializer;
 import io.netty.channel.ChannelOption;
 import io.netty.channel.EventLoop;
 import io.netty.channel.EventLoopGroup;
-import io.netty.channel.IoEventLoopGroup;
-import io.netty.channel.epoll.EpollIoHandler;
-import io.netty.channel.epoll.EpollSocketChannel;
 import io.netty.channel.MultiThreadIoEventLoopGroup;
 import io.netty.channel.SimpleChannelInboundHandler;
 import io.netty.channel.nio.NioIoHandler;
 import io.netty.channel.socket.SocketChannel;
-import io.netty.channel.socket.nio.NioSocketChannel;
 import io.netty.handler.codec.DecoderException;
 import io.netty.handler.codec.LengthFieldBasedFrameDecoder;
 import io.netty.handler.codec.TooLongFrameException;
 import java.io.IOException;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
@@ -38,6 +32,7 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReferenceArray;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import protocols.core.GatlingLoops;
 import protocols.core.RpcClient;
 import protocols.core.RpcSettings;
 import protocols.core.SizeLimit;
@@ -67,9 +62,9 @@ public final class NettyClient implements RpcClient {
   private static final long RECONNECT_MAX_MILLIS = 1_000;
 
   /**
-   * @param gatlingLoops Gatling's event loops, to do the client's I/O on (one connection per loop by
-   *     default, and each user's calls on the connection of its own loop, so its replies need no hop);
-   *     null outside Gatling: the client's own loops
+   * @param gatlingLoops Gatling's event loops (or the plain driver's, laid out alike), to do the
+   *     client's I/O on (one connection per loop by default, and each user's calls on the connection of
+   *     its own loop, so its replies need no hop); null: the client's own loop and one connection
    */
   NettyClient(RpcSettings settings, int maxFrame, EventLoopGroup gatlingLoops) {
     timeoutMillis = settings.timeoutMillis();
@@ -78,10 +73,8 @@ public final class NettyClient implements RpcClient {
     group = ownsGroup ? new MultiThreadIoEventLoopGroup(Math.max(1, Runtime.getRuntime().availableProcessors()),
         NioIoHandler.newFactory()) : gatlingLoops;
     this.settings = settings;
-    List<EventLoop> loops = new ArrayList<>();
-    group.forEach(e -> loops.add((EventLoop) e));
-    homes = loops.toArray(EventLoop[]::new);
-    bootstrap = new Bootstrap().group(group).channel(channelType(group))
+    homes = GatlingLoops.of(group);
+    bootstrap = new Bootstrap().group(group).channel(GatlingLoops.socketChannelType(group))
         .option(ChannelOption.TCP_NODELAY, true)
         .option(ChannelOption.CONNECT_TIMEOUT_MILLIS, (int) Math.min(Integer.MAX_VALUE, timeoutMillis))
         .handler(new ChannelInitializer<SocketChannel>() {
@@ -102,14 +95,6 @@ public final class NettyClient implements RpcClient {
       close();
       throw new IllegalStateException("cannot connect to " + settings.host() + ":" + settings.port() + ": " + e, e);
     }
-  }
-
-  /** The socket channel type of the group's I/O (Gatling's is native epoll on Linux where it can be). */
-  private static Class<? extends SocketChannel> channelType(EventLoopGroup group) {
-    if (group instanceof IoEventLoopGroup io && io.isIoType(EpollIoHandler.class)) {
-      return EpollSocketChannel.class;
-    }
-    return NioSocketChannel.class;
   }
 
   private ChannelFuture connect(int i) {
@@ -143,8 +128,8 @@ public final class NettyClient implements RpcClient {
   }
 
   /**
-   * The echo, on a connection of {@code loop} if there is one (the caller's own loop: the reply then
-   * completes on it), else on the next connection in turn.
+   * The echo, on a connection of {@code loop} (or, without one, of the calling thread's loop) if
+   * there is one: the reply then completes on it; else on the next connection in turn.
    */
   public CompletionStage<Order> hello(Order request, EventLoop loop) {
     long id = callIds.incrementAndGet();
@@ -179,16 +164,17 @@ public final class NettyClient implements RpcClient {
   private Channel pick(EventLoop loop) {
     int n = channels.length();
     int start = Math.floorMod(next.getAndIncrement(), n);
-    if (loop != null && !ownsGroup) {
+    if (!ownsGroup) {
       for (int i = 0; i < n; i++) {
         Channel c = channels.get((start + i) % n);
-        if (c.eventLoop() == loop) {
+        if (loop != null ? c.eventLoop() == loop : c.eventLoop().inEventLoop()) {
           return c;
         }
       }
     }
     return channels.get(start);
   }
+
 
   @Override
   public String sizeLimit(Throwable error, Object request) {

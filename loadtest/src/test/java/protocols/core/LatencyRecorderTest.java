@@ -42,6 +42,57 @@ class LatencyRecorderTest {
   }
 
   @Test
+  void callsRecordedOnManyThreadsMergeExactlyAndSnapshotsAccumulate() throws Exception {
+    LatencyRecorder r = new LatencyRecorder();
+    org.HdrHistogram.Histogram expected = new org.HdrHistogram.Histogram(3);
+    int threads = 4;
+    int perThread = 20_000;
+    for (int round = 0; round < 2; round++) {
+      java.util.concurrent.CountDownLatch go = new java.util.concurrent.CountDownLatch(1);
+      List<Thread> writers = new java.util.ArrayList<>();
+      for (int t = 0; t < threads; t++) {
+        int id = t;
+        Thread w = new Thread(() -> {
+          try {
+            go.await();
+          } catch (InterruptedException e) {
+            return;
+          }
+          for (int i = 0; i < perThread; i++) {
+            long us = 1 + (i * 7L + id) % 5000;
+            long start = (long) i * 100_000; // 10 calls per ms: 2 s per round
+            r.record("echo", start, start + us * 1_000, i % 100 != 0); // every 100th a KO
+          }
+        });
+        writers.add(w);
+        w.start();
+      }
+      for (int t = 0; t < threads; t++) {
+        for (int i = 0; i < perThread; i++) {
+          if (i % 100 != 0) {
+            expected.recordValue(1 + (i * 7L + t) % 5000);
+          }
+        }
+      }
+      go.countDown();
+      // a snapshot while they write must not lose what comes after it
+      long during = r.snapshot().stream().mapToLong(LatencyRecorder.RequestStats::count).sum();
+      assertTrue(during <= (long) (round + 1) * threads * perThread);
+      for (Thread w : writers) {
+        w.join();
+      }
+      LatencyRecorder.RequestStats s = r.snapshot().get(0);
+      assertEquals((long) (round + 1) * threads * perThread, s.count());
+      assertEquals(s.count(), r.count("echo"));
+      assertEquals((long) (round + 1) * threads * perThread / 100, s.ko());
+      assertEquals(expected, s.decodeHistogram());
+      assertEquals(s.count() - s.ko(), java.util.Arrays.stream(s.okWindows()).sum());
+      assertEquals(s.ko(), java.util.Arrays.stream(s.koWindows()).sum());
+    }
+    assertEquals(0, r.count("other"));
+  }
+
+  @Test
   void requestNamesKeepTheOrderTheyWereFirstSeen() {
     LatencyRecorder r = new LatencyRecorder();
     r.record("echo 5 clients (async)", 0, 10_000, true);
