@@ -20,6 +20,7 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicLongArray;
 import protocols.core.RpcFramework;
 import protocols.core.ComparisonReport;
+import protocols.core.CallTimer;
 import protocols.core.EchoRun;
 import protocols.core.GatlingLoops;
 import protocols.core.HostPort;
@@ -64,9 +65,10 @@ public final class PlainDriver {
     // Event loops like Gatling's: the clients that can run on them (gRPC, the ceiling) get the same
     // connections, one per loop, as in the Gatling run, and each user's calls stay on one loop.
     EventLoopGroup loops = GatlingLoops.newGroup();
-    try (C client = framework.newClient(params, target, mode, params.timeout(), loops)) {
+    try (C client = framework.newClient(params, target, mode, params.timeout(), loops);
+         CallTimer timeouts = new CallTimer(framework.name())) {
       Driver<C, R> driver = new Driver<>(framework, client, framework.echo(client), mode, params.timeout().toMillis(),
-          params.syncThreads(), params);
+          params.syncThreads(), params, timeouts);
       List<Integer> levels = params.levels();
       Warmup.Plan warmup = params.warmup();
       int users = Math.min(20, levels.stream().mapToInt(Integer::intValue).max().orElse(1));
@@ -115,8 +117,8 @@ public final class PlainDriver {
 
   /** Closed-loop users: each issues its next call when the previous one completed. */
   private record Driver<C extends RpcClient, R>(RpcFramework<C, R> framework, C client, RpcMethod<C, R, R> echo,
-                                                InvocationMode mode,
-                           long timeoutMillis, int syncThreads, LoadParams params) {
+                                                InvocationMode mode, long timeoutMillis, int syncThreads,
+                                                LoadParams params, CallTimer timeouts) {
 
     /** Runs one level; false if it had to be cut short. */
     boolean level(int clients, Duration duration, Optional<Integer> calls, LatencyRecorder recorder, String name)
@@ -183,7 +185,8 @@ public final class PlainDriver {
           long start = System.nanoTime();
           CompletableFuture<R> call;
           try {
-            call = echo.callAsync(client, request).toCompletableFuture().copy().orTimeout(timeoutMillis, TimeUnit.MILLISECONDS);
+            // The same timeout as the Gatling path: the framework's own deadline, or the one timer wheel.
+            call = timeouts.within(echo, echo.callAsync(client, request).toCompletableFuture(), timeoutMillis);
           } catch (RuntimeException e) {
             call = CompletableFuture.failedFuture(e);
           }

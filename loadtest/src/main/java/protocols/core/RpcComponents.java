@@ -16,8 +16,6 @@ import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
-import io.netty.util.HashedWheelTimer;
-import io.netty.util.Timeout;
 import scala.Function1;
 import scala.runtime.BoxedUnit;
 
@@ -33,12 +31,8 @@ public final class RpcComponents<C extends RpcClient> implements ProtocolCompone
   private final RunReport report;
   private final CoreComponents core;
   private final AtomicBoolean closed = new AtomicBoolean();
-  /**
-   * Every call's timeout, on one timer wheel: the JDK's {@code orTimeout} goes through one shared
-   * delayer thread and its locked queue, per call. Ticks of 10 ms: a timeout fires up to 10 ms late,
-   * never early.
-   */
-  private final HashedWheelTimer timeouts;
+  /** Every call's timeout, on one timer wheel. */
+  private final CallTimer timeouts;
   /** Sync mode: per virtual user, completed when its call in the pool has finished. */
   private final Map<Long, CompletableFuture<Void>> inPool = new ConcurrentHashMap<>();
 
@@ -49,28 +43,7 @@ public final class RpcComponents<C extends RpcClient> implements ProtocolCompone
     this.core = core;
     RpcSettings s = protocol.settings();
     this.syncPool = s.mode() == InvocationMode.SYNC ? newSyncPool(protocol.framework(), s.syncThreads()) : null;
-    this.timeouts = new HashedWheelTimer(r -> {
-      Thread t = new Thread(r, protocol.framework() + "-timeouts");
-      t.setDaemon(true);
-      return t;
-    }, 10, TimeUnit.MILLISECONDS, 512);
-  }
-
-  /**
-   * Fails {@code call} with a {@link TimeoutException} after {@code millis} unless it completes first,
-   * and then cancels the framework's own future {@code own}, so it can forget the call.
-   */
-  private <T> CompletableFuture<T> withTimeout(CompletableFuture<T> call, long millis, CompletableFuture<T> own) {
-    if (call.isDone()) {
-      return call;
-    }
-    Timeout timeout = timeouts.newTimeout(t -> {
-      if (call.completeExceptionally(new TimeoutException())) {
-        own.cancel(false);
-      }
-    }, millis, TimeUnit.MILLISECONDS);
-    call.whenComplete((r, e) -> timeout.cancel());
-    return call;
+    this.timeouts = new CallTimer(protocol.framework());
   }
 
   static <C extends RpcClient> RpcComponents<C> create(RpcProtocol<?, C> protocol, CoreComponents core) {
@@ -138,11 +111,7 @@ public final class RpcComponents<C extends RpcClient> implements ProtocolCompone
       } catch (RuntimeException e) {
         own = CompletableFuture.failedFuture(e);
       }
-      if (method.enforcesTimeout()) {
-        return own; // its own deadline is the run's timeout: a second timer would only cost
-      }
-      // copy(): the timeout completes the copy, never the framework's own future under its feet.
-      return withTimeout(own.copy(), timeoutMillis, own);
+      return timeouts.within(method, own, timeoutMillis);
     }
     CompletableFuture<Resp> result = new CompletableFuture<>();
     BlockingCall<Req, Resp> task = new BlockingCall<>(userId, method, request, result);
@@ -152,14 +121,14 @@ public final class RpcComponents<C extends RpcClient> implements ProtocolCompone
     } else {
       previous.thenRun(task::submit);
     }
-    timeouts.newTimeout(t -> {
+    timeouts.schedule(() -> {
       if (!task.submitted) {
         result.completeExceptionally(new NeverStarted("never started: this user's previous call still holds a "
             + "thread of the " + protocol.settings().syncThreads() + "-thread sync pool after its own timeout"));
       } else if (result.completeExceptionally(new TimeoutException())) {
         task.interrupt(); // frees the thread if the framework's blocking call honours interrupts
       }
-    }, timeoutMillis, TimeUnit.MILLISECONDS);
+    }, timeoutMillis);
     return result;
   }
 
@@ -268,7 +237,7 @@ public final class RpcComponents<C extends RpcClient> implements ProtocolCompone
     if (syncPool != null) {
       syncPool.shutdownNow();
     }
-    timeouts.stop();
+    timeouts.close();
     report.release();
   }
 

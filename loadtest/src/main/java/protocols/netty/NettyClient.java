@@ -122,20 +122,16 @@ public final class NettyClient implements RpcClient {
     }), delayMillis, TimeUnit.MILLISECONDS);
   }
 
-  /** The ceiling's one method: the order back, completed on the I/O thread. */
-  public CompletionStage<Order> hello(Order request) {
-    return hello(request, null);
-  }
-
   /**
-   * The echo, on a connection of {@code loop} (or, without one, of the calling thread's loop) if
-   * there is one: the reply then completes on it; else on the next connection in turn.
+   * The ceiling's one method: the order back, on a connection of the calling thread's loop if there is
+   * one (a virtual user's own loop: the reply then completes on it), else on the next connection in
+   * turn; completed on the I/O thread, or failed by its own timeout.
    */
-  public CompletionStage<Order> hello(Order request, EventLoop loop) {
+  public CompletionStage<Order> hello(Order request) {
     long id = callIds.incrementAndGet();
     CompletableFuture<Order> reply = new CompletableFuture<>();
     // While a connection is down its calls fail at once (the write fails on a closed channel).
-    Channel channel = pick(loop);
+    Channel channel = pick();
     pending.put(id, new Pending(channel, reply));
     // Forget the call once it is answered, failed or timed out, so a lost reply leaks nothing; the
     // timeout on the connection's own loop, not the JDK's shared delayer.
@@ -161,13 +157,13 @@ public final class NettyClient implements RpcClient {
     return reply;
   }
 
-  private Channel pick(EventLoop loop) {
+  private Channel pick() {
     int n = channels.length();
     int start = Math.floorMod(next.getAndIncrement(), n);
     if (!ownsGroup) {
       for (int i = 0; i < n; i++) {
         Channel c = channels.get((start + i) % n);
-        if (loop != null ? c.eventLoop() == loop : c.eventLoop().inEventLoop()) {
+        if (c.eventLoop().inEventLoop()) {
           return c;
         }
       }

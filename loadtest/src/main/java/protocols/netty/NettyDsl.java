@@ -2,9 +2,7 @@ package protocols.netty;
 
 import contract.SampleOrder;
 import contract.pojo.Order;
-import io.gatling.core.session.Session;
 import io.netty.channel.Channel;
-import io.netty.channel.EventLoop;
 import java.util.concurrent.CompletionStage;
 import protocols.core.RpcFramework;
 import protocols.core.RpcSettings;
@@ -23,7 +21,7 @@ public final class NettyDsl {
    * The echo, on the connection of the user's own event loop; sync mode waits for it on the sync pool
    * (the ceiling has no blocking client).
    */
-  public static final RpcMethod<NettyClient, Order, Order> HELLO = new Hello(null);
+  public static final RpcMethod<NettyClient, Order, Order> HELLO = new Hello();
 
   /** The ceiling (Netty, length-prefixed frames, Kryo). */
   public static final RpcFramework<NettyClient, Order> FRAMEWORK = RpcFramework.of("netty", Channel.class,
@@ -31,15 +29,16 @@ public final class NettyDsl {
 
   private NettyDsl() {}
 
-  private record Hello(EventLoop loop) implements RpcMethod<NettyClient, Order, Order> {
+  /** Called on the user's event loop: the client picks that loop's connection, and times the call out itself. */
+  private record Hello() implements RpcMethod<NettyClient, Order, Order> {
     @Override
     public CompletionStage<Order> callAsync(NettyClient client, Order request) {
-      return client.hello(request, loop);
+      return client.hello(request);
     }
 
     @Override
-    public RpcMethod<NettyClient, Order, Order> bind(Session session) {
-      return new Hello(session.eventLoop());
+    public boolean enforcesTimeout() {
+      return true;
     }
   }
 
