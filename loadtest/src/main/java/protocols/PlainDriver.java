@@ -18,9 +18,8 @@ import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicLongArray;
-import protocols.core.RpcFramework;
-import protocols.core.ComparisonReport;
 import protocols.core.CallTimer;
+import protocols.core.ComparisonReport;
 import protocols.core.EchoRun;
 import protocols.core.GatlingLoops;
 import protocols.core.HostPort;
@@ -28,6 +27,7 @@ import protocols.core.InvocationMode;
 import protocols.core.LatencyRecorder;
 import protocols.core.LoadParams;
 import protocols.core.RpcClient;
+import protocols.core.RpcFramework;
 import protocols.core.RpcMethod;
 import protocols.core.Warmup;
 

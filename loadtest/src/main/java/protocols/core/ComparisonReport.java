@@ -59,7 +59,6 @@ public final class ComparisonReport implements RunReport.SummaryListener {
     return framework + " " + mode.label();
   }
 
-  /** One framework, mode and level. Ratios are null when there is nothing to divide by. */
   /**
    * One framework, mode and level. Ratios are null when there is nothing to divide by. CPU per call is
    * the driving JVM's CPU time divided by its calls, in µs: it does not depend on how busy the machine
@@ -204,9 +203,9 @@ public final class ComparisonReport implements RunReport.SummaryListener {
       sb.append(String.join(",", r.framework(), r.mode(), Integer.toString(r.clients()),
           Long.toString(r.callsPerClient()), Long.toString(r.totalCalls()), fmt(r.seconds(), 3), fmt(r.throughput(), 1),
           Long.toString(r.ko()), Long.toString(r.p50()), Long.toString(r.p99()), Long.toString(r.p999()),
-          r.ceilingRatio() == null ? "" : fmt(r.ceilingRatio(), 3),
-          r.plainThroughput() == null ? "" : fmt(r.plainThroughput(), 1),
-          r.gatlingVsPlain() == null ? "" : fmt(r.gatlingVsPlain(), 3), optional(r.gatlingCpuPerCall(), 2),
+          optional(r.ceilingRatio(), 3),
+          optional(r.plainThroughput(), 1),
+          optional(r.gatlingVsPlain(), 3), optional(r.gatlingCpuPerCall(), 2),
           optional(r.plainCpuPerCall(), 2), optional(r.harnessCpuPerCall(), 2))).append('\n');
     }
     return sb.toString();
@@ -281,10 +280,10 @@ public final class ComparisonReport implements RunReport.SummaryListener {
           .append(fmt(r.seconds(), 1)).append("</td><td class=\"throughput\">").append(fmt(r.throughput(), 0))
           .append("</td><td>").append(r.ko()).append("</td><td>").append(r.p50()).append("</td><td class=\"p99\">")
           .append(r.p99()).append("</td><td>").append(r.p999()).append("</td><td>")
-          .append(r.ceilingRatio() == null ? "" : fmt(r.ceilingRatio(), 2)).append("</td><td>")
-          .append(r.plainThroughput() == null ? "" : fmt(r.plainThroughput(), 0)).append("</td><td>")
+          .append(optional(r.ceilingRatio(), 2)).append("</td><td>")
+          .append(optional(r.plainThroughput(), 0)).append("</td><td>")
           .append(r.plainFlag() != null ? "<span class=\"warn\" title=\"" + esc(r.plainFlag()) + "\">flagged</span>"
-              : r.gatlingVsPlain() == null ? "" : fmt(r.gatlingVsPlain(), 2)).append("</td><td>")
+              : optional(r.gatlingVsPlain(), 2)).append("</td><td>")
           .append(optional(r.gatlingCpuPerCall(), 1)).append("</td><td>").append(optional(r.plainCpuPerCall(), 1))
           .append("</td><td class=\"harness-cpu\">").append(optional(r.harnessCpuPerCall(), 1)).append("</td></tr>\n");
     }

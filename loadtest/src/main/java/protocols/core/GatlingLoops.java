@@ -6,8 +6,8 @@ import io.netty.channel.IoEventLoopGroup;
 import io.netty.channel.MultiThreadIoEventLoopGroup;
 import io.netty.channel.epoll.Epoll;
 import io.netty.channel.epoll.EpollIoHandler;
-import io.netty.channel.nio.NioIoHandler;
 import io.netty.channel.epoll.EpollSocketChannel;
+import io.netty.channel.nio.NioIoHandler;
 import io.netty.channel.socket.SocketChannel;
 import io.netty.channel.socket.nio.NioSocketChannel;
 import java.util.ArrayList;
@@ -44,13 +44,19 @@ public final class GatlingLoops {
     return NioSocketChannel.class;
   }
 
-  /** The index in {@code loops} of the loop running this thread, or -1 (not on one of them). */
-  public static int current(EventLoop[] loops) {
-    for (int i = 0; i < loops.length; i++) {
-      if (loops[i].inEventLoop()) {
+  /**
+   * Which of {@code n} connections a call takes, connection i living on {@code loops[i % loops.length]}:
+   * from connection {@code turn} (modulo n) on, the first one on the calling thread's own loop (its
+   * reply then completes there), else connection {@code turn} itself.
+   */
+  public static int connectionFor(EventLoop[] loops, int n, int turn) {
+    int start = Math.floorMod(turn, n);
+    for (int k = 0; k < n; k++) {
+      int i = (start + k) % n;
+      if (loops[i % loops.length].inEventLoop()) {
         return i;
       }
     }
-    return -1;
+    return start;
   }
 }

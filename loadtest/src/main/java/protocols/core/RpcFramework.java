@@ -1,8 +1,8 @@
 package protocols.core;
 
 import io.gatling.javaapi.core.ActionBuilder;
-import java.nio.file.Path;
 import io.netty.channel.EventLoopGroup;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;

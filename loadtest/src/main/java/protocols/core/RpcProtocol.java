@@ -2,9 +2,9 @@ package protocols.core;
 
 import io.gatling.core.protocol.Protocol;
 import io.gatling.javaapi.core.ProtocolBuilder;
+import io.netty.channel.EventLoopGroup;
 import java.time.Duration;
 import java.util.Map;
-import io.netty.channel.EventLoopGroup;
 import java.util.function.BiFunction;
 import java.util.function.Function;
 

@@ -38,8 +38,8 @@ import protocols.core.SizeLimit;
  */
 public final class GrpcClient implements RpcClient {
   private final ManagedChannel[] channels;
-  /** The loop of each channel when they run on Gatling's loops, else null. */
-  private final EventLoop[] homes;
+  /** The loops the channels run on (channel i on loop i, modulo), or null: grpc-java's own. */
+  private final EventLoop[] loops;
   private final AtomicInteger next = new AtomicInteger();
   private final long timeoutMillis;
   private static final long RECONNECT_MILLIS = 250;
@@ -52,11 +52,10 @@ public final class GrpcClient implements RpcClient {
   /** @param gatlingLoops Gatling's event loops (or the plain driver's, laid out alike) to do the I/O on; or null */
   GrpcClient(RpcSettings settings, int maxMessage, EventLoopGroup gatlingLoops) {
     this.maxMessage = maxMessage;
-    EventLoop[] loops = gatlingLoops == null ? null : GatlingLoops.of(gatlingLoops);
+    loops = gatlingLoops == null ? null : GatlingLoops.of(gatlingLoops);
     int n = settings.connections() > 0 ? settings.connections() : loops == null ? 1 : loops.length;
     timeoutMillis = settings.timeoutMillis();
     channels = new ManagedChannel[n];
-    homes = loops == null ? null : new EventLoop[n];
     lastReset = new AtomicLongArray(n);
     for (int i = 0; i < n; i++) {
       // directExecutor: replies are handed straight from the transport thread to the core, which
@@ -66,9 +65,8 @@ public final class GrpcClient implements RpcClient {
           .directExecutor()
           .maxInboundMessageSize(maxMessage);
       if (loops != null) {
-        homes[i] = loops[i % loops.length];
         // A loop is a group of one: the channel's connection, and its deadlines, live on it.
-        builder.eventLoopGroup(homes[i]).channelType(GatlingLoops.socketChannelType(gatlingLoops));
+        builder.eventLoopGroup(loops[i % loops.length]).channelType(GatlingLoops.socketChannelType(gatlingLoops));
       }
       channels[i] = builder.build();
       connect(channels[i], settings);
@@ -105,17 +103,8 @@ public final class GrpcClient implements RpcClient {
 
   /** A channel on the calling thread's own loop if there is one, else the next in turn. */
   private int pick() {
-    if (homes != null) {
-      int start = Math.floorMod(next.getAndIncrement(), channels.length);
-      for (int k = 0; k < channels.length; k++) {
-        int i = (start + k) % channels.length;
-        if (homes[i].inEventLoop()) {
-          return i;
-        }
-      }
-      return start;
-    }
-    return Math.floorMod(next.getAndIncrement(), channels.length);
+    return loops != null ? GatlingLoops.connectionFor(loops, channels.length, next.getAndIncrement())
+        : Math.floorMod(next.getAndIncrement(), channels.length);
   }
 
   /**

@@ -159,17 +159,10 @@ public final class NettyClient implements RpcClient {
 
   private Channel pick() {
     int n = channels.length();
-    int start = Math.floorMod(next.getAndIncrement(), n);
-    if (!ownsGroup) {
-      for (int i = 0; i < n; i++) {
-        Channel c = channels.get((start + i) % n);
-        if (c.eventLoop().inEventLoop()) {
-          return c;
-        }
-      }
-    }
-    return channels.get(start);
+    return channels.get(ownsGroup ? Math.floorMod(next.getAndIncrement(), n)
+        : GatlingLoops.connectionFor(homes, n, next.getAndIncrement()));
   }
+
 
 
   @Override
