@@ -39,6 +39,11 @@ public final class Shootout {
         () -> Frameworks.parse(params.string("frameworks", String.join(",", Frameworks.names()))));
     List<InvocationMode> modes = EchoRun.orExit(params::modes);
     boolean plain = EchoRun.orExit(() -> params.bool("plain", false));
+    if (plain && params.rates().isPresent()) {
+      EchoRun.orExit(() -> {
+        throw new IllegalArgumentException("-Dplain=true compares closed levels (-Dlevels) only; leave out -Drates");
+      });
+    }
     for (RpcFramework<?, ?> framework : frameworks) {
       runs.add(EchoRun.start(framework, params, "target." + framework.name()));
     }
@@ -125,6 +130,11 @@ public final class Shootout {
     d.put("frameworks", String.join(",", frameworks.stream().map(RpcFramework::name).toList()));
     d.put("mode", String.join(",", modes.stream().map(InvocationMode::label).toList()));
     d.put("levels", params.levels().toString());
+    params.rates().ifPresent(r -> {
+      d.put("rates (calls/s)", r.describe());
+      d.put("max in flight", Integer.toString(params.maxInFlight()));
+    });
+    d.put("ramp (s)", Long.toString(params.ramp().toSeconds()));
     d.put(params.calls().isPresent() ? "calls per client" : "duration per level (s)",
         params.calls().map(String::valueOf).orElse(Long.toString(params.duration().toSeconds())));
     d.put("warm-up", params.warmup().describe());

@@ -28,6 +28,7 @@ public final class ComparisonReport implements RunReport.SummaryListener {
   public static final String JSON = "comparison.json";
   public static final String CSV = "comparison.csv";
   public static final String HTML = "comparison.html";
+  public static final String RATES_CSV = "comparison-rates.csv";
   /** In a plain-driver summary's {@code run}: µs of the driver JVM's CPU per call, by request name. */
   public static final String PLAIN_CPU_PER_CALL = "cpuMicrosPerCall";
 
@@ -52,6 +53,20 @@ public final class ComparisonReport implements RunReport.SummaryListener {
     this.ceiling = ceiling;
     this.parameters = new LinkedHashMap<>(parameters);
     this.plainResults = new LinkedHashMap<>(plainResults);
+  }
+
+  /**
+   * One framework, mode and open-model level (µs): offered and achieved OK calls/s, drops, send lag,
+   * service and response times, and the saturation verdict.
+   */
+  public record RateRow(String framework, String mode, double offered, double achieved, long dropped, long ko,
+                        long lagP50, long lagP99, long serviceP50, long serviceP99, long responseP50, long responseP99,
+                        long responseP999, boolean saturated, String limit, String reason) {
+  }
+
+  /** Per framework and mode: the highest offered rate that did not saturate, and its response-time p99. */
+  public record Capacity(String framework, String mode, Double highestUnsaturated, Long responseP99,
+                         Double lowestSaturated, String limit) {
   }
 
   /** The key of a plain-driver result. */
@@ -115,10 +130,16 @@ public final class ComparisonReport implements RunReport.SummaryListener {
     Map<String, Object> machine = RunContext.machine();
     Map<String, String> versions = new LinkedHashMap<>(RunContext.versions());
     versions.putAll(frameworkVersions);
-    writeJson(folder.resolve(JSON), rows, warnings, machine, versions, interrupted);
+    List<RateRow> rateRows = rateRows(requests, analysis);
+    List<Capacity> capacities = capacities(rateRows);
+    writeJson(folder.resolve(JSON), rows, rateRows, capacities, warnings, machine, versions, interrupted);
     Files.writeString(folder.resolve(CSV), csv(rows), StandardCharsets.UTF_8);
-    Files.writeString(folder.resolve(HTML), html(rows, warnings, machine, versions, interrupted),
-        StandardCharsets.UTF_8);
+    if (!rateRows.isEmpty()) {
+      Files.writeString(folder.resolve(RATES_CSV), ratesCsv(rateRows), StandardCharsets.UTF_8);
+      System.out.print(capacityTable(capacities));
+    }
+    Files.writeString(folder.resolve(HTML), html(rows, rateRows, capacities, requests, warnings, machine, versions,
+        interrupted), StandardCharsets.UTF_8);
     for (Path plain : plainResults.values()) {
       if (Files.exists(plain)) {
         Files.copy(plain, folder.resolve(plain.getFileName()), java.nio.file.StandardCopyOption.REPLACE_EXISTING);
@@ -178,7 +199,69 @@ public final class ComparisonReport implements RunReport.SummaryListener {
     return rows;
   }
 
-  private void writeJson(Path file, List<Row> rows, List<RunAnalysis.Warning> warnings, Map<String, Object> machine,
+  /** The open-model levels of each framework and mode, in offered-rate order. */
+  List<RateRow> rateRows(List<LatencyRecorder.RequestStats> requests, RunAnalysis analysis) {
+    List<RateRow> out = new ArrayList<>();
+    for (String framework : frameworks) {
+      for (InvocationMode mode : modes) {
+        String prefix = framework + " echo ";
+        String suffix = " calls/s (" + mode.label() + ")";
+        requests.stream().filter(r -> r.isOpen() && r.name().startsWith(prefix) && r.name().endsWith(suffix))
+            .sorted(java.util.Comparator.comparingDouble(r -> r.open().offered()))
+            .forEach(r -> {
+              Saturation sat = analysis.level(r.name()).map(RunAnalysis.Level::saturation).orElse(null);
+              LatencyRecorder.Open o = r.open();
+              out.add(new RateRow(framework, mode.label(), o.offered(), r.okThroughput(), o.dropped(), r.ko(),
+                  o.lagP50(), o.lagP99(), r.p50(), r.p99(), o.responseP50(), o.responseP99(), o.responseP999(),
+                  sat != null && sat.saturated(), sat == null ? null : sat.limit(), sat == null ? null : sat.reason()));
+            });
+      }
+    }
+    return out;
+  }
+
+  static List<Capacity> capacities(List<RateRow> rows) {
+    Map<String, Capacity> out = new LinkedHashMap<>();
+    for (RateRow r : rows) {
+      String key = r.framework() + " " + r.mode();
+      Capacity c = out.getOrDefault(key, new Capacity(r.framework(), r.mode(), null, null, null, null));
+      if (!r.saturated() && (c.highestUnsaturated() == null || r.offered() > c.highestUnsaturated())) {
+        c = new Capacity(c.framework(), c.mode(), r.offered(), r.responseP99(), c.lowestSaturated(), c.limit());
+      } else if (r.saturated() && (c.lowestSaturated() == null || r.offered() < c.lowestSaturated())) {
+        c = new Capacity(c.framework(), c.mode(), c.highestUnsaturated(), c.responseP99(), r.offered(), r.limit());
+      }
+      out.put(key, c);
+    }
+    return List.copyOf(out.values());
+  }
+
+  static String capacityTable(List<Capacity> capacities) {
+    StringBuilder sb = new StringBuilder(String.format(Locale.ROOT, "%nOpen-model capacity (response times in µs)%n"
+        + "%-8s %-5s %22s %22s %18s %9s%n", "framework", "mode", "highest unsaturated/s", "response p99 there",
+        "saturated at/s", "limit"));
+    for (Capacity c : capacities) {
+      sb.append(String.format(Locale.ROOT, "%-8s %-5s %22s %22s %18s %9s%n", c.framework(), c.mode(),
+          optional(c.highestUnsaturated(), 0), c.responseP99() == null ? "" : c.responseP99().toString(),
+          optional(c.lowestSaturated(), 0), c.limit() == null ? "" : c.limit()));
+    }
+    return sb.toString();
+  }
+
+  static String ratesCsv(List<RateRow> rows) {
+    StringBuilder sb = new StringBuilder("framework,mode,offered_per_s,achieved_ok_per_s,dropped,ko,send_lag_p50_us,send_lag_p99_us,"
+        + "service_p50_us,service_p99_us,response_p50_us,response_p99_us,response_p999_us,saturated,limit\n");
+    for (RateRow r : rows) {
+      sb.append(String.join(",", r.framework(), r.mode(), fmt(r.offered(), 0), fmt(r.achieved(), 1),
+          Long.toString(r.dropped()), Long.toString(r.ko()), Long.toString(r.lagP50()), Long.toString(r.lagP99()), Long.toString(r.serviceP50()),
+          Long.toString(r.serviceP99()), Long.toString(r.responseP50()), Long.toString(r.responseP99()),
+          Long.toString(r.responseP999()), Boolean.toString(r.saturated()), r.limit() == null ? "" : r.limit()))
+          .append('\n');
+    }
+    return sb.toString();
+  }
+
+  private void writeJson(Path file, List<Row> rows, List<RateRow> rateRows, List<Capacity> capacities,
+                         List<RunAnalysis.Warning> warnings, Map<String, Object> machine,
                          Map<String, String> versions, boolean interrupted) throws IOException {
     Map<String, Object> root = new LinkedHashMap<>();
     root.put("generated", Html.now());
@@ -192,6 +275,8 @@ public final class ComparisonReport implements RunReport.SummaryListener {
     root.put("gatlingReport", "index.html");
     root.put("rpcReport", RpcReportPage.FILE);
     root.put("rows", rows);
+    root.put("rateRows", rateRows);
+    root.put("capacity", capacities);
     new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT).writeValue(file.toFile(), root);
   }
 
@@ -232,10 +317,12 @@ public final class ComparisonReport implements RunReport.SummaryListener {
 
   // ---------------------------------------------------------------- HTML
 
-  String html(List<Row> rows, List<RunAnalysis.Warning> warnings, Map<String, Object> machine,
-              Map<String, String> versions, boolean interrupted) {
+  String html(List<Row> rows, List<RateRow> rateRows, List<Capacity> capacities,
+              List<LatencyRecorder.RequestStats> requests, List<RunAnalysis.Warning> warnings,
+              Map<String, Object> machine, Map<String, String> versions, boolean interrupted) {
     StringBuilder h = Html.page("RPC shootout");
-    h.append("<p>Echo of the write-ups' <code>Order</code>, closed loop, one level after the other. Latencies are ")
+    h.append("<p>Echo of the write-ups' <code>Order</code>, one level after the other: closed-loop levels (N clients, ")
+        .append("each waiting for its reply) and open-model levels (calls sent at a rate, on schedule). Latencies are ")
         .append("microseconds measured by the Gatling component on the thread that receives the reply; throughput is ")
         .append("responses per second of each level's own span. <em>vs ceiling</em> divides by the ").append(esc(ceiling))
         .append(" ceiling (a thin Netty/Kryo RPC) at the same level and mode; <em>Gatling / plain</em> divides by a ")
@@ -251,11 +338,30 @@ public final class ComparisonReport implements RunReport.SummaryListener {
       h.append("<p class=\"warn\">The run was interrupted: the figures cover only the levels that ran.</p>\n");
     }
     Html.warnings(h, warnings);
-    table(h, rows, warnings);
-    h.append("<div>\n");
-    h.append(chart("throughput-chart", "Throughput (calls/s) against concurrent clients", rows, Row::throughput));
-    h.append(chart("p99-chart", "p99 latency (µs) against concurrent clients", rows, r -> (double) r.p99()));
-    h.append("</div>\n");
+    if (!rows.isEmpty()) {
+      table(h, rows, warnings);
+      h.append("<div>\n");
+      h.append(chart("throughput-chart", "Throughput (calls/s) against concurrent clients", rows, Row::throughput));
+      h.append(chart("p99-chart", "p99 latency (µs) against concurrent clients", rows, r -> (double) r.p99()));
+      h.append("</div>\n");
+    }
+    if (!rateRows.isEmpty()) {
+      rateTables(h, rateRows, capacities);
+      List<Map.Entry<String, List<LatencyRecorder.RequestStats>>> groups = new ArrayList<>();
+      for (String framework : frameworks) {
+        for (InvocationMode mode : modes) {
+          String prefix = framework + " echo ";
+          String suffix = " calls/s (" + mode.label() + ")";
+          List<LatencyRecorder.RequestStats> open = requests.stream()
+              .filter(r -> r.isOpen() && r.name().startsWith(prefix) && r.name().endsWith(suffix)).toList();
+          if (!open.isEmpty()) {
+            groups.add(Map.entry(modes.size() > 1 ? framework + " " + mode.label() : framework, open));
+          }
+        }
+      }
+      h.append("<div>\n").append(RpcReportPage.curve("curve-chart",
+          "Response time (p99 solid, p50 dashed) against achieved calls/s", groups).render()).append("</div>\n");
+    }
     Html.keyValues(h, "Machine", machine);
     Html.keyValues(h, "Versions", versions);
     Html.keyValues(h, "Parameters", parameters);
@@ -286,6 +392,41 @@ public final class ComparisonReport implements RunReport.SummaryListener {
               : optional(r.gatlingVsPlain(), 2)).append("</td><td>")
           .append(optional(r.gatlingCpuPerCall(), 1)).append("</td><td>").append(optional(r.plainCpuPerCall(), 1))
           .append("</td><td class=\"harness-cpu\">").append(optional(r.harnessCpuPerCall(), 1)).append("</td></tr>\n");
+    }
+    h.append("</table>\n");
+  }
+
+  private static void rateTables(StringBuilder h, List<RateRow> rows, List<Capacity> capacities) {
+    h.append("<table id=\"capacity\"><caption>Capacity: the highest offered rate each framework kept up with ")
+        .append("(achieved within ").append(Math.round(Saturation.RATE_TOLERANCE * 100)).append("% of offered, nothing ")
+        .append("dropped, sends on schedule), and its response-time p99</caption>\n<tr><th>framework</th><th>mode</th>")
+        .append("<th>highest unsaturated (calls/s)</th><th>response p99 there (µs)</th>")
+        .append("<th>lowest saturated (calls/s)</th><th>limit there</th></tr>\n");
+    for (Capacity c : capacities) {
+      h.append("<tr data-capacity=\"").append(esc(c.framework())).append("\"><td class=\"t\">")
+          .append(esc(c.framework())).append("</td><td class=\"t\">").append(c.mode())
+          .append("</td><td class=\"highest\">").append(optional(c.highestUnsaturated(), 0)).append("</td><td>")
+          .append(c.responseP99() == null ? "" : c.responseP99()).append("</td><td>")
+          .append(optional(c.lowestSaturated(), 0)).append("</td><td class=\"t\">")
+          .append(c.limit() == null ? "" : esc(c.limit())).append("</td></tr>\n");
+    }
+    h.append("</table>\n<table id=\"rate-results\"><caption>Open-model levels (µs; <em>response</em> from the ")
+        .append("schedule's due time, <em>service</em> from the send)</caption>\n<tr><th>framework</th><th>mode</th>")
+        .append("<th>offered calls/s</th><th>achieved OK calls/s</th><th>dropped</th><th>KO</th><th>send lag p50</th>")
+        .append("<th>send lag p99</th>")
+        .append("<th>service p50</th><th>service p99</th><th>response p50</th><th>response p99</th>")
+        .append("<th>response p99.9</th><th>saturated</th></tr>\n");
+    for (RateRow r : rows) {
+      h.append("<tr data-framework=\"").append(esc(r.framework())).append("\" data-offered=\"")
+          .append(fmt(r.offered(), 0)).append("\"><td class=\"t\">").append(esc(r.framework()))
+          .append("</td><td class=\"t\">").append(r.mode()).append("</td><td>").append(fmt(r.offered(), 0))
+          .append("</td><td>").append(fmt(r.achieved(), 0)).append("</td><td>").append(r.dropped()).append("</td><td>")
+          .append(r.ko()).append("</td><td>").append(r.lagP50()).append("</td><td>").append(r.lagP99()).append("</td><td>").append(r.serviceP50())
+          .append("</td><td>").append(r.serviceP99()).append("</td><td>").append(r.responseP50()).append("</td><td>")
+          .append(r.responseP99()).append("</td><td>").append(r.responseP999()).append("</td><td class=\"t\"")
+          .append(r.reason() == null ? ">" : " title=\"" + esc(r.reason()) + "\">")
+          .append(r.saturated() ? "<span class=\"warn\">yes: " + esc(r.limit()) + "</span>" : "no")
+          .append("</td></tr>\n");
     }
     h.append("</table>\n");
   }

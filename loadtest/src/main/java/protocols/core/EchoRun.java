@@ -5,6 +5,7 @@ import static io.gatling.javaapi.core.CoreDsl.asLongAs;
 import static io.gatling.javaapi.core.CoreDsl.asLongAsDuring;
 import static io.gatling.javaapi.core.CoreDsl.details;
 import static io.gatling.javaapi.core.CoreDsl.exec;
+import static io.gatling.javaapi.core.CoreDsl.rampUsers;
 import static io.gatling.javaapi.core.CoreDsl.scenario;
 import static io.gatling.javaapi.core.CoreDsl.stopLoadGeneratorIf;
 
@@ -46,7 +47,7 @@ public final class EchoRun {
     this.params = params;
     this.server = server;
     this.target = target;
-    this.faults = new Faults(params.faults(), server);
+    this.faults = new Faults(params.faults(), server, !params.faultsInLevel());
   }
 
   /**
@@ -161,14 +162,27 @@ public final class EchoRun {
     return orExit(() -> framework.configured(params, target, mode));
   }
 
-  /** Whether a request name is a warm-up's, whose figures are not measurements. */
-  public static boolean isWarmup(String requestName) {
-    return requestName.contains(WARMUP + " (");
+  private static final java.util.regex.Pattern RAMP = java.util.regex.Pattern.compile(
+      ".*\\bramp to \\d+ (clients|calls/s) \\(\\w+\\)$");
+
+  /** Whether a request name is a warm-up's or a ramp's, whose figures are not measurements. */
+  public static boolean notMeasured(String requestName) {
+    return requestName.contains(WARMUP + " (") || RAMP.matcher(requestName).matches();
   }
 
   /** The request name of one level, e.g. {@code echo 20 clients (async)} with an optional prefix. */
   public static String requestName(String prefix, int clients, InvocationMode mode) {
     return prefix + "echo " + clients + " clients (" + mode.label() + ")";
+  }
+
+  /** The request name of one open-model level, e.g. {@code echo 5000 calls/s (async)}. */
+  public static String rateName(String prefix, int callsPerSecond, InvocationMode mode) {
+    return prefix + "echo " + callsPerSecond + " calls/s (" + mode.label() + ")";
+  }
+
+  /** The ramp before a level, {@code ramp to 20 clients (async)} or {@code ramp to 5000 calls/s (async)}: not measured. */
+  static String rampName(String prefix, String level, InvocationMode mode) {
+    return prefix + "ramp to " + level + " (" + mode.label() + ")";
   }
 
   /**
@@ -185,8 +199,9 @@ public final class EchoRun {
     List<Integer> levels = params.levels();
     Warmup.Plan warmup = params.warmup();
     Duration failing = params.maxFailingSeconds();
+    Duration ramp = params.ramp();
     if (!warmup.skipped()) {
-      int users = Math.min(20, levels.stream().mapToInt(Integer::intValue).max().orElse(1));
+      int users = Math.min(20, levels.stream().mapToInt(Integer::intValue).max().orElse(20));
       String name = prefix + WARMUP + " " + tag;
       steps.add(withProtocol(scenario(name)
           .exec(Warmup.loop(name, warmup, framework.echoCall(name, params), failing), stopIfFailing(failing))
@@ -196,17 +211,89 @@ public final class EchoRun {
       String request = requestName(prefix, clients, mode);
       ActionBuilder call = framework.echoCall(request, params);
       // Users leave the loop once every call has failed for -DmaxFailingSeconds; the run then stops.
+      LevelClock clock = new LevelClock(ramp, params.duration());
       ChainBuilder loop = params.calls()
           .map(n -> asLongAs(session -> session.getInt(COUNTER) < n && !FailureWatch.failingFor(failing), COUNTER)
               .on(exec(call)))
-          .orElseGet(() -> asLongAsDuring(session -> !FailureWatch.failingFor(failing), params.duration())
-              .on(exec(call)));
+          .orElseGet(() -> ramp.isZero()
+              ? asLongAsDuring(session -> !FailureWatch.failingFor(failing), params.duration()).on(exec(call))
+              : asLongAs(session -> clock.running() && !FailureWatch.failingFor(failing)).on(exec(call)));
       ChainBuilder level = faults.isEmpty() ? loop : faults.startsLevel(request).exec(loop);
+      if (!ramp.isZero()) {
+        // Users join evenly over the ramp and call under the ramp's name until the level is full.
+        ActionBuilder rampCall = framework.echoCall(rampName(prefix, clients + " clients", mode), params);
+        level = exec(clock.starts()).exec(asLongAs(session -> clock.ramping() && !FailureWatch.failingFor(failing))
+            .on(exec(rampCall))).exec(level);
+      }
       steps.add(withProtocol(scenario(prefix + clients + " clients " + tag)
           .exec(level, stopIfFailing(failing))
-          .injectOpen(atOnceUsers(clients)), protocol));
+          .injectOpen(ramp.isZero() ? atOnceUsers(clients) : rampUsers(clients).during(ramp)), protocol));
     }
+    params.rates().ifPresent(rates -> {
+      OpenLoad open = OpenLoad.of(rates).during(params.duration()).ramp(ramp).maxInFlight(params.maxInFlight())
+          .named(r -> rateName(prefix, r, mode), r -> rampName(prefix, r + " calls/s", mode),
+              (prefix + mode.label()).trim())
+          .within(faults, failing);
+      for (PopulationBuilder p : open.populations(prefix + "rates " + tag,
+          framework.echoCall(prefix + "echo", params))) {
+        steps.add(withProtocol(p, protocol));
+      }
+      RunReport.onSummaryWritten(openLevelVerdict(prefix, mode, params.maxKoPercent()));
+    });
     return steps;
+  }
+
+  /**
+   * The KO assertion of open-model levels, checked from the summary (auto levels are named at run
+   * time, after Gatling's assertions are fixed): a level above {@code -DmaxKoPercent} fails the run.
+   */
+  static RunReport.SummaryListener openLevelVerdict(String prefix, InvocationMode mode, double maxKoPercent) {
+    String suffix = " calls/s (" + mode.label() + ")";
+    return (folder, requests, analysis, interrupted) -> {
+      for (LatencyRecorder.RequestStats r : requests) {
+        if (!r.isOpen() || !r.name().startsWith(prefix + "echo ") || !r.name().endsWith(suffix)) {
+          continue;
+        }
+        double koPercent = r.count() == 0 ? 100 : 100.0 * r.ko() / r.count();
+        if (koPercent > maxKoPercent) {
+          RunReport.failOnExit(r.name() + ": " + Html.fmt(koPercent, 2) + "% of its calls failed (" + r.ko()
+              + " of " + r.count() + ", " + r.open().dropped() + " dropped), above -DmaxKoPercent=" + maxKoPercent);
+        }
+      }
+    };
+  }
+
+  /** A closed level's clock with a ramp: started by its first user; the level is full after the ramp. */
+  private static final class LevelClock {
+    private final long rampNanos;
+    private final long durationNanos;
+    private volatile long start;
+
+    LevelClock(Duration ramp, Duration duration) {
+      this.rampNanos = ramp.toNanos();
+      this.durationNanos = duration.toNanos();
+    }
+
+    java.util.function.Function<io.gatling.javaapi.core.Session, io.gatling.javaapi.core.Session> starts() {
+      return session -> {
+        if (start == 0) {
+          synchronized (this) {
+            if (start == 0) {
+              start = System.nanoTime();
+            }
+          }
+        }
+        return session;
+      };
+    }
+
+    boolean ramping() {
+      return System.nanoTime() - start < rampNanos;
+    }
+
+    boolean running() {
+      return System.nanoTime() - start < rampNanos + durationNanos;
+    }
   }
 
   /** Stops the whole run, with Gatling's own mechanism, when every call has failed for {@code limit}. */

@@ -50,10 +50,13 @@ public final class Faults {
 
   private final List<Step> steps;
   private final EmbeddedServer server;
+  private final boolean apart;
 
-  public Faults(List<Step> steps, EmbeddedServer server) {
+  /** @param apart whether a fault window's calls get a row of their own ({@code -DfaultsInLevel=false}) */
+  public Faults(List<Step> steps, EmbeddedServer server, boolean apart) {
     this.steps = List.copyOf(steps);
     this.server = server;
+    this.apart = apart;
   }
 
   /** {@code kill@10s,restart@13s}: actions kill, restart, stop (SIGSTOP: a stall), cont; times in s or ms. */
@@ -86,15 +89,21 @@ public final class Faults {
   /** First in each level's chain: the level's first user starts its faults' clock. */
   public ChainBuilder startsLevel(String request) {
     return exec(session -> {
-      LEVELS.computeIfAbsent(request, this::start);
+      startAt(request, System.nanoTime());
       return session;
     });
   }
 
-  private Level start(String request) {
-    Level level = new Level(request, System.nanoTime(), steps);
+  /** Starts the faults' clock of the level {@code request} at {@code startNanos} (now or soon). */
+  void startAt(String request, long startNanos) {
+    LEVELS.computeIfAbsent(request, r -> start(r, startNanos));
+  }
+
+  private Level start(String request, long startNanos) {
+    Level level = new Level(request, startNanos, steps, apart);
+    long delay = Math.max(0, startNanos - System.nanoTime());
     for (Step step : steps) {
-      TIMER.schedule(() -> level.apply(step, server), step.at().toMillis(), TimeUnit.MILLISECONDS);
+      TIMER.schedule(() -> level.apply(step, server), delay + step.at().toNanos(), TimeUnit.NANOSECONDS);
     }
     any = true;
     return level;
@@ -102,7 +111,11 @@ public final class Faults {
 
   /** The name a call of {@code request} started at {@code nanos} is logged under. */
   static String name(String request, long nanos) {
-    return inWindow(request, nanos) ? request + SUFFIX : request;
+    if (!any) {
+      return request;
+    }
+    Level level = LEVELS.get(request);
+    return level != null && level.apart && level.inWindow(nanos) ? request + SUFFIX : request;
   }
 
   /** Whether {@code nanos} falls in a fault window of the level {@code request}: from the first fault to the recovery bound. */
@@ -136,6 +149,7 @@ public final class Faults {
     final long start;
     final long faultStart;
     final boolean restoring;
+    final boolean apart;
     final List<Map<String, Object>> events = new CopyOnWriteArrayList<>();
     final Map<Integer, LongAdder> okPerSecond = new ConcurrentHashMap<>();
     final LongAdder koDuringFault = new LongAdder();
@@ -144,8 +158,9 @@ public final class Faults {
     volatile long firstOkAfterRestore;
     volatile long lastEnd;
 
-    Level(String request, long start, List<Step> steps) {
+    Level(String request, long start, List<Step> steps, boolean apart) {
       this.request = request;
+      this.apart = apart;
       this.start = start;
       this.faultStart = start + steps.get(0).at().toNanos();
       this.restoring = steps.get(steps.size() - 1).restores();
@@ -205,6 +220,7 @@ public final class Faults {
     Map<String, Object> outcome() {
       Map<String, Object> m = new LinkedHashMap<>();
       m.put("request", request);
+      m.put("callsApart", apart);
       m.put("events", events);
       m.put("faultStartSeconds", seconds(faultStart));
       m.put("restoredSeconds", restored == 0 ? null : seconds(restored));

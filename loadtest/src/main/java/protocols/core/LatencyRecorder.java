@@ -53,8 +53,42 @@ public final class LatencyRecorder {
       // Dubbo puts its whole URL in each message; the start says what happened.
       koReason = koReason.substring(0, MAX_KO_REASON_CHARS) + "…";
     }
-    series.computeIfAbsent(requestName, n -> new Series(n, order.getAndIncrement()))
-        .record(startNanos, endNanos, koReason);
+    series(requestName).record(startNanos, startNanos, endNanos, koReason, false);
+  }
+
+  /**
+   * Records one call of an open-model level: sent at {@code startNanos}, due by the schedule at
+   * {@code intendedNanos}. Besides the service time (sent to reply) it records the response time
+   * (due to reply) and the send lag (due to sent).
+   */
+  public void recordOpen(String requestName, long intendedNanos, long startNanos, long endNanos, String koReason) {
+    if (koReason != null && koReason.length() > MAX_KO_REASON_CHARS) {
+      koReason = koReason.substring(0, MAX_KO_REASON_CHARS) + "…";
+    }
+    series(requestName).record(intendedNanos, startNanos, endNanos, koReason, true);
+  }
+
+  /** A call of an open-model level that was due but not sent: the cap on calls in flight was reached. */
+  public void recordDropped(String requestName) {
+    Series s = series(requestName);
+    Shard shard = s.mine.get();
+    shard.dropped.lazySet(shard.dropped.get() + 1);
+  }
+
+  /** Declares {@code requestName} an open-model level offered {@code callsPerSecond}, at most {@code maxInFlight} in flight. */
+  public void declareOpen(String requestName, double callsPerSecond, int maxInFlight) {
+    Series s = series(requestName);
+    s.offered = callsPerSecond;
+    s.maxInFlight = maxInFlight;
+  }
+
+  private Series series(String requestName) {
+    return series.computeIfAbsent(requestName, n -> new Series(n, order.getAndIncrement()));
+  }
+
+  /** The figures of one request name so far, if it was recorded. */
+  public java.util.Optional<RequestStats> stats(String requestName) {
+    return java.util.Optional.ofNullable(series.get(requestName)).map(Series::stats);
   }
 
   /** Calls recorded so far under {@code requestName}, OK and KO; cheaper than a {@link #snapshot}. */
@@ -111,6 +145,35 @@ public final class LatencyRecorder {
     return target;
   }
 
+  /**
+   * An open-model level's own figures, µs: what it was offered, what it dropped at the in-flight cap,
+   * the response time (from the schedule's due time to the reply, OK calls) and the send lag (due to
+   * sent, every sent call). The level's main latency fields stay the service time (sent to reply).
+   */
+  public record Open(double offered, int maxInFlight, long dropped, double responseMean, long responseP50,
+                     long responseP90, long responseP99, long responseP999, long responseMax,
+                     List<SpectrumPoint> responseSpectrum, String responseHistogram, long lagP50, long lagP99,
+                     long lagMax) {
+    public Map<String, Object> asMap() {
+      Map<String, Object> m = new LinkedHashMap<>();
+      m.put("offeredPerSecond", RequestStats.round(offered, 1));
+      m.put("maxInFlight", maxInFlight);
+      m.put("dropped", dropped);
+      m.put("responseMean", RequestStats.round(responseMean, 1));
+      m.put("responseP50", responseP50);
+      m.put("responseP90", responseP90);
+      m.put("responseP99", responseP99);
+      m.put("responseP999", responseP999);
+      m.put("responseMax", responseMax);
+      m.put("responseSpectrum", responseSpectrum);
+      m.put("responseHistogram", responseHistogram);
+      m.put("sendLagP50", lagP50);
+      m.put("sendLagP99", lagP99);
+      m.put("sendLagMax", lagMax);
+      return m;
+    }
+  }
+
   /** One point of the latency spectrum: the latency in µs at or below which {@code percentile}% of OK calls fell. */
   public record SpectrumPoint(double percentile, long micros) {
   }
@@ -124,7 +187,13 @@ public final class LatencyRecorder {
   public record RequestStats(String name, long count, long ko, double durationSeconds, double throughput,
                              double okThroughput, double mean, long p50, long p90, long p99, long p999, long max,
                              Map<String, Long> koReasons, long[] okWindows, long[] koWindows,
-                             List<SpectrumPoint> spectrum, String histogram, long startNanos, long endNanos) {
+                             List<SpectrumPoint> spectrum, String histogram, long startNanos, long endNanos,
+                             Open open) {
+    /** Whether this is an open-model (rate) level, with {@link #open} figures. */
+    public boolean isOpen() {
+      return open != null;
+    }
+
     public Map<String, Object> asMap() {
       Map<String, Object> m = new LinkedHashMap<>();
       m.put("count", count);
@@ -143,6 +212,9 @@ public final class LatencyRecorder {
       m.put("koPerSecond", koWindows);
       m.put("spectrum", spectrum);
       m.put("histogram", histogram);
+      if (open != null) {
+        m.put("open", open.asMap());
+      }
       return m;
     }
 
@@ -173,6 +245,11 @@ public final class LatencyRecorder {
     final ThreadLocal<Shard> mine = ThreadLocal.withInitial(this::newShard);
     /** The shards' intervals read so far, merged: HdrHistograms add exactly. Guarded by this. */
     final Histogram merged = new Histogram(3);
+    /** Open-model levels only: response times and send lags read so far, merged. Guarded by this. */
+    final Histogram mergedResponse = new Histogram(3);
+    final Histogram mergedLag = new Histogram(3);
+    volatile double offered = Double.NaN;
+    volatile int maxInFlight;
     final Map<String, LongAdder> koReasons = new ConcurrentHashMap<>();
     /** The windows' origin: the start of the first call recorded. */
     volatile long origin = Long.MIN_VALUE;
@@ -188,16 +265,17 @@ public final class LatencyRecorder {
       return s;
     }
 
-    void record(long startNanos, long endNanos, String koReason) {
+    /** {@code intendedNanos} is {@code startNanos} for a closed-loop call; the span counts from it. */
+    void record(long intendedNanos, long startNanos, long endNanos, String koReason, boolean open) {
       if (origin == Long.MIN_VALUE) {
         synchronized (this) {
           if (origin == Long.MIN_VALUE) {
-            origin = startNanos;
+            origin = intendedNanos;
           }
         }
       }
       int window = (int) Math.max(0, (endNanos - origin) / 1_000_000_000L);
-      mine.get().record(startNanos, endNanos, window, koReason == null);
+      mine.get().record(intendedNanos, startNanos, endNanos, window, koReason == null, open);
       if (koReason != null) {
         LongAdder reason = koReasons.get(koReason);
         if (reason == null) {
@@ -214,8 +292,16 @@ public final class LatencyRecorder {
       long first = Long.MAX_VALUE;
       long last = Long.MIN_VALUE;
       int windowCount = 0;
+      long dropped = 0;
+      boolean open = !Double.isNaN(offered);
       for (Shard s : shards) {
         merged.add(s.micros.getIntervalHistogram());
+        if (s.response != null) {
+          mergedResponse.add(s.response.getIntervalHistogram());
+          mergedLag.add(s.lag.getIntervalHistogram());
+          open = true;
+        }
+        dropped += s.dropped.get();
         n += s.count.get();
         ko += s.ko.get();
         first = Math.min(first, s.firstStart.get());
@@ -231,18 +317,22 @@ public final class LatencyRecorder {
       long ok = h.getTotalCount();
       double seconds = n == 0 ? 0 : Math.max(0, last - first) / 1e9;
       boolean any = ok > 0;
-      List<SpectrumPoint> spectrum = new ArrayList<>();
-      if (any) {
-        for (double p : SPECTRUM) {
-          spectrum.add(new SpectrumPoint(p, p == 100 ? h.getMaxValue() : h.getValueAtPercentile(p)));
-        }
-      }
+      List<SpectrumPoint> spectrum = spectrum(h);
       Map<String, Long> reasons = new LinkedHashMap<>();
       koReasons.entrySet().stream().sorted((a, b) -> Long.compare(b.getValue().sum(), a.getValue().sum()))
           .forEach(e -> reasons.put(e.getKey(), e.getValue().sum()));
-      ByteBuffer buffer = ByteBuffer.allocate(h.getNeededByteBufferCapacity());
-      int length = h.encodeIntoCompressedByteBuffer(buffer);
-      String encoded = Base64.getEncoder().encodeToString(java.util.Arrays.copyOf(buffer.array(), length));
+      String encoded = encode(h);
+      Open openFigures = null;
+      if (open) {
+        Histogram r = mergedResponse.copy();
+        Histogram l = mergedLag.copy();
+        boolean anyResponse = r.getTotalCount() > 0;
+        boolean anyLag = l.getTotalCount() > 0;
+        openFigures = new Open(Double.isNaN(offered) ? 0 : offered, maxInFlight, dropped,
+            anyResponse ? r.getMean() : 0, percentile(r, 50), percentile(r, 90), percentile(r, 99),
+            percentile(r, 99.9), anyResponse ? r.getMaxValue() : 0, spectrum(r), encode(r), percentile(l, 50),
+            percentile(l, 99), anyLag ? l.getMaxValue() : 0);
+      }
       return new RequestStats(name, n, ko, seconds, seconds > 0 ? n / seconds : 0, seconds > 0 ? ok / seconds : 0,
           any ? h.getMean() : 0,
           any ? h.getValueAtPercentile(50) : 0,
@@ -250,7 +340,27 @@ public final class LatencyRecorder {
           any ? h.getValueAtPercentile(99) : 0,
           any ? h.getValueAtPercentile(99.9) : 0,
           any ? h.getMaxValue() : 0,
-          reasons, okWindows, koWindows, spectrum, encoded, n == 0 ? 0 : first, n == 0 ? 0 : last);
+          reasons, okWindows, koWindows, spectrum, encoded, n == 0 ? 0 : first, n == 0 ? 0 : last, openFigures);
+    }
+
+    private static long percentile(Histogram h, double p) {
+      return h.getTotalCount() == 0 ? 0 : h.getValueAtPercentile(p);
+    }
+
+    private static List<SpectrumPoint> spectrum(Histogram h) {
+      List<SpectrumPoint> out = new ArrayList<>();
+      if (h.getTotalCount() > 0) {
+        for (double p : SPECTRUM) {
+          out.add(new SpectrumPoint(p, p == 100 ? h.getMaxValue() : h.getValueAtPercentile(p)));
+        }
+      }
+      return out;
+    }
+
+    private static String encode(Histogram h) {
+      ByteBuffer buffer = ByteBuffer.allocate(h.getNeededByteBufferCapacity());
+      int length = h.encodeIntoCompressedByteBuffer(buffer);
+      return Base64.getEncoder().encodeToString(java.util.Arrays.copyOf(buffer.array(), length));
     }
   }
 
@@ -261,6 +371,10 @@ public final class LatencyRecorder {
   private static final class Shard {
     // Auto-resizing, 3 significant digits: 1 µs resolution below 1 ms.
     final SingleWriterRecorder micros = new SingleWriterRecorder(3);
+    /** Open-model calls only: response time and send lag; made on this shard's first open call. */
+    volatile SingleWriterRecorder response;
+    volatile SingleWriterRecorder lag;
+    final AtomicLong dropped = new AtomicLong();
     final AtomicLong count = new AtomicLong();
     final AtomicLong ko = new AtomicLong();
     final AtomicLong firstStart = new AtomicLong(Long.MAX_VALUE);
@@ -268,8 +382,18 @@ public final class LatencyRecorder {
     /** Completions per 1-second window, OK at even and KO at odd indexes; replaced when it grows. */
     volatile AtomicLongArray windows = new AtomicLongArray(2 * 64);
 
-    void record(long startNanos, long endNanos, int window, boolean ok) {
+    void record(long intendedNanos, long startNanos, long endNanos, int window, boolean ok, boolean open) {
       count.lazySet(count.get() + 1);
+      if (open) {
+        if (response == null) {
+          lag = new SingleWriterRecorder(3);
+          response = new SingleWriterRecorder(3);
+        }
+        lag.recordValue(Math.max(0, (startNanos - intendedNanos) / 1_000));
+        if (ok) {
+          response.recordValue(Math.max(0, (endNanos - intendedNanos) / 1_000));
+        }
+      }
       if (ok) {
         micros.recordValue(Math.max(0, (endNanos - startNanos) / 1_000));
       } else {
@@ -285,8 +409,8 @@ public final class LatencyRecorder {
         windows = w = grown;
       }
       w.lazySet(i, w.get(i) + 1);
-      if (startNanos < firstStart.get()) {
-        firstStart.lazySet(startNanos);
+      if (intendedNanos < firstStart.get()) {
+        firstStart.lazySet(intendedNanos);
       }
       if (endNanos > lastEnd.get()) {
         lastEnd.lazySet(endNanos);

@@ -17,6 +17,9 @@ public final class LoadParams {
   public static final String DEFAULT_LEVELS = "1,5,20,50,100";
   public static final int DEFAULT_DURATION_SECONDS = 15;
   public static final String DEFAULT_WARMUP = "auto";
+  public static final int DEFAULT_MAX_IN_FLIGHT = 10_000;
+  public static final int DEFAULT_RATE_START = 1_000;
+  public static final int DEFAULT_AUTO_LEVELS = 12;
 
   private final Map<String, String> values;
 
@@ -38,8 +41,14 @@ public final class LoadParams {
     return v == null || v.isBlank() ? Optional.empty() : Optional.of(v.trim());
   }
 
-  /** Concurrency levels, in the order they run: {@code -Dlevels=1,5,20,50,100}. */
+  /**
+   * Concurrency levels (closed loop), in the order they run: {@code -Dlevels=1,5,20,50,100}; none
+   * when only {@code -Drates} is given.
+   */
   public List<Integer> levels() {
+    if (raw("levels").isEmpty() && raw("rates").isPresent()) {
+      return List.of();
+    }
     String v = raw("levels").orElse(DEFAULT_LEVELS);
     List<Integer> out = new ArrayList<>();
     for (String part : v.split(",", -1)) {
@@ -60,6 +69,57 @@ public final class LoadParams {
     return List.copyOf(out);
   }
 
+  /**
+   * Open-model levels: {@code -Drates=1000,5000,20000} (calls/s, each for {@code -Dduration}, after
+   * the closed levels if {@code -Dlevels} is given too) or {@code -Drates=auto}; empty when not given.
+   */
+  public Optional<OpenLoad.Rates> rates() {
+    return raw("rates").map(v -> {
+      if (v.equals("auto")) {
+        return OpenLoad.Rates.auto(intParam("rateStart", DEFAULT_RATE_START, 1, 10_000_000),
+            intParam("autoLevels", DEFAULT_AUTO_LEVELS, 2, 50));
+      }
+      List<Integer> out = new ArrayList<>();
+      for (String part : v.split(",", -1)) {
+        try {
+          int n = Integer.parseInt(part.trim());
+          if (n < 1 || n > 10_000_000) {
+            throw new NumberFormatException();
+          }
+          if (out.contains(n)) {
+            throw new IllegalArgumentException("-Drates lists " + n + " twice; each rate runs once: '" + v + "'");
+          }
+          out.add(n);
+        } catch (NumberFormatException e) {
+          throw new IllegalArgumentException("-Drates must be auto or a comma-separated list of calls per second"
+              + " from 1 to 10000000, e.g. 1000,5000,20000; got '" + v + "'");
+        }
+      }
+      return OpenLoad.Rates.fixed(out);
+    });
+  }
+
+  /** {@code -DmaxInFlight}: an open-model level's cap on calls in flight; a call due beyond it is dropped. */
+  public int maxInFlight() {
+    return intParam("maxInFlight", DEFAULT_MAX_IN_FLIGHT, 1, 1_000_000);
+  }
+
+  /**
+   * {@code -Dramp} seconds: closed levels add their users evenly over this time, rate levels ramp from
+   * the previous rate; not measured. 0 (default): each level starts at full load.
+   */
+  public Duration ramp() {
+    return Duration.ofSeconds(intParam("ramp", 0, 0, 3_600));
+  }
+
+  /**
+   * {@code -DfaultsInLevel=true}: a fault window's calls stay in their level's row (and its KO
+   * assertion), to see what a fault does to the level's percentiles; default false (a row apart).
+   */
+  public boolean faultsInLevel() {
+    return bool("faultsInLevel", false);
+  }
+
   /** How long each level runs: {@code -Dduration} seconds, unless {@link #calls()} is given. */
   public Duration duration() {
     return Duration.ofSeconds(intParam("duration", DEFAULT_DURATION_SECONDS, 1, 86_400));
@@ -67,7 +127,12 @@ public final class LoadParams {
 
   /** Calls per client per level ({@code -Dcalls=300000} is the write-up's); empty means time-based. */
   public Optional<Integer> calls() {
-    return raw("calls").map(v -> intParam("calls", 0, 1, Integer.MAX_VALUE));
+    Optional<Integer> calls = raw("calls").map(v -> intParam("calls", 0, 1, Integer.MAX_VALUE));
+    if (calls.isPresent() && levels().isEmpty()) {
+      throw new IllegalArgumentException("-Dcalls counts calls per client of closed levels (-Dlevels); rate levels"
+          + " (-Drates) run for -Dduration");
+    }
+    return calls;
   }
 
   /**
@@ -241,6 +306,10 @@ public final class LoadParams {
   /** Reads every shared parameter once, so a bad one fails before anything starts. */
   public LoadParams validate() {
     levels();
+    rates();
+    maxInFlight();
+    ramp();
+    faultsInLevel();
     duration();
     calls();
     warmup();

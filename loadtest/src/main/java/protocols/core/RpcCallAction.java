@@ -13,7 +13,6 @@ import io.netty.channel.EventLoop;
 import java.util.List;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 import scala.Function1;
 import scala.Option;
 
@@ -27,11 +26,9 @@ final class RpcCallAction<C extends RpcClient, Req, Resp> extends SafeAction {
   private final Function1<Session, Validation<String>> requestName;
   private final RpcMethod<C, Req, Resp> method;
   private final Function1<Session, Validation<Object>> payload;
-  private final List<RpcCheck<? super Req, ? super Resp>> checks;
-  private final boolean checksJudgeErrors;
+  private final CallJudge<C, Req, Resp> judge;
   private final RpcComponents<C> components;
   private final Action next;
-  private final long timeoutMillis;
   private final long koPauseMillis;
 
   RpcCallAction(String name, RpcMethod<C, Req, Resp> method, Function1<Session, Validation<Object>> payload,
@@ -40,11 +37,9 @@ final class RpcCallAction<C extends RpcClient, Req, Resp> extends SafeAction {
     this.requestName = Expressions.toStringExpression(name);
     this.method = method;
     this.payload = payload;
-    this.checks = List.copyOf(checks);
-    this.checksJudgeErrors = checks.stream().anyMatch(RpcCheck::judgesErrors);
+    this.judge = new CallJudge<>(checks, components);
     this.components = components;
     this.next = next;
-    this.timeoutMillis = components.protocol().settings().timeoutMillis();
     this.koPauseMillis = components.protocol().settings().koPause().toMillis();
   }
 
@@ -104,49 +99,10 @@ final class RpcCallAction<C extends RpcClient, Req, Resp> extends SafeAction {
   /** The one completion path; runs on the user's event loop. */
   private void complete(Session session, String level, String request, Req message, Resp reply, Throwable error,
                         long startMillis, long endMillis, long startNanos, long endNanos) {
-    String code = null;
-    String failure = null;
-    Session after = session;
-    String outcome = RpcCheck.OK;
-    if (error != null) {
-      outcome = null; // a KO by itself, unless a code check judges it (below)
-      Throwable e = Errors.unwrap(error);
-      if (e instanceof TimeoutException || components.client().isTimeout(e)) {
-        code = "timeout";
-        // One wording whichever deadline fired first, the core's or the framework's (Thrift's says more).
-        failure = "timeout after " + timeoutMillis + " ms"
-            + (e instanceof RpcComponents.NeverStarted ? ": " + e.getMessage() : "");
-      } else if (e instanceof Crash) {
-        code = "crash";
-        failure = "crash: " + e.getMessage();
-      } else if ((failure = components.client().sizeLimit(e, message)) != null) {
-        code = SizeLimit.CODE;
-      } else {
-        code = components.client().errorCode(e);
-        failure = Errors.oneLine(e);
-        outcome = checksJudgeErrors ? code : null; // with a code check, an expected error may be an OK
-      }
-    }
-    if (outcome != null) {
-      String errorLine = failure; // a judged error: its own words stay in the KO if a check fails
-      code = null;
-      failure = null;
-      for (RpcCheck<? super Req, ? super Resp> check : checks) {
-        RpcCheck.Result result;
-        try {
-          result = check.check(message, reply, outcome, after);
-        } catch (RuntimeException | LinkageError | AssertionError e) {
-          result = RpcCheck.Result.fail("check threw: " + Errors.oneLine(e)); // a user's check must not strand the user
-        }
-        if (result.failure() != null) {
-          code = errorLine == null ? "check" : outcome;
-          failure = errorLine == null ? result.failure() : result.failure() + ": " + errorLine;
-          after = session;
-          break;
-        }
-        after = result.session();
-      }
-    }
+    CallJudge.Verdict verdict = judge.judge(session, message, reply, error);
+    String code = verdict.code();
+    String failure = verdict.failure();
+    Session after = verdict.session();
     boolean ok = failure == null;
     Session logged = after;
     try {

@@ -35,6 +35,25 @@ public final class RpcCallActionBuilder<C extends RpcClient, Req, Resp> implemen
     return new RpcCallActionBuilder<>(key, name, method, payload, all);
   }
 
+  /** The request's name (a Gatling expression). */
+  public String name() {
+    return name;
+  }
+
+  /** This call sent on an open-model level's schedule: the action of one of the level's senders. */
+  ActionBuilder sender(OpenLoad.Level level) {
+    return new ActionBuilder() {
+      @Override
+      @SuppressWarnings({"unchecked", "rawtypes"})
+      public io.gatling.core.action.builder.ActionBuilder asScala() {
+        return (ctx, next) -> {
+          RpcComponents<C> components = (RpcComponents<C>) ctx.protocolComponentsRegistry().components((RpcProtocolKey) key);
+          return new RpcOpenAction<>(name, components.prepare(method, name), payload, checks, components, level, next);
+        };
+      }
+    };
+  }
+
   @Override
   @SuppressWarnings({"unchecked", "rawtypes"})
   public io.gatling.core.action.builder.ActionBuilder asScala() {

@@ -142,7 +142,7 @@ public final class RpcFramework<C extends RpcClient, Req> {
   }
 
   /** The echo call every level makes: a fresh order id per call, so no reply can be cached. */
-  public ActionBuilder echoCall(String requestName, LoadParams params) {
+  public RpcCallActionBuilder<C, Req, Req> echoCall(String requestName, LoadParams params) {
     String orderName = params.orderName();
     return RpcRequest.of(protocol(params).key(), requestName, echo)
         .send(session -> order.make(ThreadLocalRandom.current().nextLong(), orderName))

@@ -19,8 +19,12 @@ import java.util.regex.Pattern;
  */
 public final class RpcReportPage {
   public static final String FILE = "rpc-report.html";
-  /** "dubbo echo 20 clients (async)" or "warm-up (sync)": the prefix and mode make a chart group. */
-  private static final Pattern LEVEL = Pattern.compile("^(.*?)(?:echo (\\d+) clients|warm-up) \\((\\w+)\\)$");
+  /**
+   * "dubbo echo 20 clients (async)", "echo 5000 calls/s (sync)", "ramp to 20 clients (async)" or
+   * "warm-up (sync)": the prefix and mode make a chart group.
+   */
+  private static final Pattern LEVEL = Pattern.compile(
+      "^(.*?)(?:echo (\\d+ (?:clients|calls/s))|(ramp to \\d+ (?:clients|calls/s))|warm-up) \\((\\w+)\\)$");
   /** The spectrum's x axis ends at 99.99%: beyond it one call per ten thousand is all there is. */
   private static final double SPECTRUM_MAX = 99.99;
 
@@ -35,12 +39,19 @@ public final class RpcReportPage {
         .append("last call's end). Gatling's report, <a id=\"gatling-report\" href=\"index.html\">index.html</a>, keeps ")
         .append("whole milliseconds and divides each request's count by the whole run's length, so read its ")
         .append("<em>Cnt/s</em> and its percentiles for these calls here instead. Generated ").append(esc(Html.now()))
-        .append("; the same figures are in <code>").append(LatencyRecorder.SUMMARY_FILE).append("</code>.</p>\n");
+        .append("; the same figures are in <code>").append(LatencyRecorder.SUMMARY_FILE).append("</code>.</p>\n")
+        .append("<p>Closed-loop levels (<em>N clients</em>) time each call from its send: a client waits for its reply, ")
+        .append("so while the server stalls it sends nothing and its percentiles leave out the calls that would have ")
+        .append("waited. Open-model levels (<em>calls/s</em>, <code>-Drates</code>) send on schedule regardless; in the ")
+        .append("Levels table their latencies are service times (sent to reply), and the open-model table adds the ")
+        .append("<em>response time</em>, from when the schedule said to send, which counts the waiting too. Gatling's ")
+        .append("report gets each open-model call with its due time as its start.</p>\n");
     if (interrupted) {
       h.append("<p class=\"warn\">The run was interrupted: the figures cover only what ran.</p>\n");
     }
     Html.warnings(h, analysis.warnings());
     table(h, requests, analysis);
+    openTable(h, requests, analysis);
     koReasons(h, requests);
     @SuppressWarnings("unchecked")
     List<Map<String, Object>> faults = (List<Map<String, Object>>) run.getOrDefault("faults", List.of());
@@ -159,12 +170,18 @@ public final class RpcReportPage {
         continue; // its calls are scattered over the fault window: shown as the gap in its level's line
       }
       Matcher m = LEVEL.matcher(r.name());
-      String group = m.matches() ? (m.group(1) + m.group(3)).trim() : "all requests";
+      String group = m.matches() ? (m.group(1) + m.group(4)).trim() : "all requests";
       groups.computeIfAbsent(group, g -> new ArrayList<>()).add(r);
     }
     int i = 0;
     for (Map.Entry<String, List<LatencyRecorder.RequestStats>> g : groups.entrySet()) {
       h.append("<h2>").append(esc(g.getKey())).append("</h2>\n<div>\n");
+      List<LatencyRecorder.RequestStats> open = g.getValue().stream()
+          .filter(r -> r.isOpen() && !EchoRun.notMeasured(r.name())).toList();
+      if (!open.isEmpty()) {
+        h.append(curve("curve-" + i, "Latency against throughput, " + g.getKey(), List.of(Map.entry("", open)))
+            .render());
+      }
       h.append(spectrum("spectrum-" + i, g.getKey(), g.getValue()).render());
       SvgChart throughput = throughputOverTime("throughput-" + i, g.getKey(), g.getValue());
       for (Map<String, Object> f : faults) {
@@ -187,10 +204,10 @@ public final class RpcReportPage {
     long min = Long.MAX_VALUE;
     long max = 1;
     for (LatencyRecorder.RequestStats r : levels) {
-      if (EchoRun.isWarmup(r.name())) {
+      if (EchoRun.notMeasured(r.name())) {
         continue;
       }
-      for (LatencyRecorder.SpectrumPoint p : r.spectrum()) {
+      for (LatencyRecorder.SpectrumPoint p : plotted(r)) {
         if (p.percentile() > SPECTRUM_MAX) {
           continue;
         }
@@ -202,11 +219,11 @@ public final class RpcReportPage {
         new SvgChart.Axis("percentile (log scale: each step is 10x rarer)", 0, 4, false, ticks),
         SvgChart.Axis.log("µs (log scale)", min == Long.MAX_VALUE ? 1 : min, max));
     for (LatencyRecorder.RequestStats r : levels) {
-      if (EchoRun.isWarmup(r.name()) || r.spectrum().isEmpty()) {
+      if (EchoRun.notMeasured(r.name()) || plotted(r).isEmpty()) {
         continue;
       }
       List<double[]> points = new ArrayList<>();
-      for (LatencyRecorder.SpectrumPoint p : r.spectrum()) {
+      for (LatencyRecorder.SpectrumPoint p : plotted(r)) {
         if (p.percentile() <= SPECTRUM_MAX) {
           points.add(new double[] {-Math.log10(1 - p.percentile() / 100), Math.max(1, p.micros())});
         }
@@ -214,6 +231,81 @@ public final class RpcReportPage {
       chart = chart.with(new SvgChart.Series(label(r.name()), points, false));
     }
     return chart;
+  }
+
+  /** The spectrum drawn for a level: an open-model level's response time, a closed level's latency. */
+  private static List<LatencyRecorder.SpectrumPoint> plotted(LatencyRecorder.RequestStats r) {
+    return r.isOpen() ? r.open().responseSpectrum() : r.spectrum();
+  }
+
+  /**
+   * The latency-throughput curve: response-time p50 (dashed) and p99 against the achieved OK calls/s
+   * of each open-model level, one pair of lines (one colour) per named group.
+   */
+  static SvgChart curve(String id, String title, List<Map.Entry<String, List<LatencyRecorder.RequestStats>>> groups) {
+    double maxX = 1;
+    long minY = Long.MAX_VALUE;
+    long maxY = 1;
+    for (Map.Entry<String, List<LatencyRecorder.RequestStats>> g : groups) {
+      for (LatencyRecorder.RequestStats r : g.getValue()) {
+        maxX = Math.max(maxX, r.okThroughput());
+        if (r.open().responseP50() > 0) {
+          minY = Math.min(minY, r.open().responseP50());
+        }
+        maxY = Math.max(maxY, r.open().responseP99());
+      }
+    }
+    SvgChart chart = SvgChart.of(id, title, SvgChart.Axis.linear("achieved OK calls/s", maxX),
+        SvgChart.Axis.log("response time, µs (log scale)", minY == Long.MAX_VALUE ? 1 : minY, maxY));
+    int color = 0;
+    for (Map.Entry<String, List<LatencyRecorder.RequestStats>> g : groups) {
+      List<LatencyRecorder.RequestStats> levels = g.getValue().stream()
+          .sorted(java.util.Comparator.comparingDouble(r -> r.open().offered())).toList();
+      String who = g.getKey().isEmpty() ? "" : g.getKey() + " ";
+      chart = chart.with(new SvgChart.Series(who + "p99", levels.stream()
+          .map(r -> new double[] {r.okThroughput(), Math.max(1, r.open().responseP99())}).toList(), false, color));
+      chart = chart.with(new SvgChart.Series(who + "p50", levels.stream()
+          .map(r -> new double[] {r.okThroughput(), Math.max(1, r.open().responseP50())}).toList(), true, color));
+      color++;
+    }
+    return chart;
+  }
+
+  /** Open-model levels: offered against achieved, drops, send lag, both latencies, and the saturation verdict. */
+  private static void openTable(StringBuilder h, List<LatencyRecorder.RequestStats> requests, RunAnalysis analysis) {
+    List<LatencyRecorder.RequestStats> open = requests.stream().filter(LatencyRecorder.RequestStats::isOpen).toList();
+    if (open.isEmpty()) {
+      return;
+    }
+    h.append("<table id=\"open-levels\"><caption>Open-model levels (-Drates): calls sent on schedule; <em>response")
+        .append("</em> is timed from when the schedule said to send, <em>service</em> from when the call was sent, ")
+        .append("<em>send lag</em> is sent minus due (µs)</caption>\n<tr><th>request</th><th>offered calls/s</th>")
+        .append("<th>achieved OK calls/s</th><th>dropped</th><th>send lag p50</th><th>send lag p99</th><th>send lag max</th>")
+        .append("<th>service p50</th><th>service p99</th><th>response p50</th><th>response p99</th>")
+        .append("<th>response p99.9</th><th>response max</th><th>saturated</th></tr>\n");
+    for (LatencyRecorder.RequestStats r : open) {
+      LatencyRecorder.Open o = r.open();
+      Saturation sat = analysis.level(r.name()).map(RunAnalysis.Level::saturation).orElse(null);
+      h.append("<tr data-open-request=\"").append(esc(r.name())).append("\"><td class=\"n\">").append(esc(r.name()))
+          .append(EchoRun.notMeasured(r.name()) ? "<br><span class=\"muted\">(not measured)</span>" : "")
+          .append("</td><td class=\"offered\">").append(fmt(o.offered(), 0)).append("</td><td class=\"achieved\">")
+          .append(fmt(r.okThroughput(), 0)).append("</td><td class=\"dropped\">").append(o.dropped())
+          .append("</td><td class=\"lag-p50\">").append(o.lagP50()).append("</td><td>").append(o.lagP99())
+          .append("</td><td>").append(o.lagMax()).append("</td><td>")
+          .append(r.p50()).append("</td><td class=\"service-p99\">").append(r.p99()).append("</td><td>")
+          .append(o.responseP50()).append("</td><td class=\"response-p99\">").append(o.responseP99())
+          .append("</td><td>").append(o.responseP999()).append("</td><td>").append(o.responseMax())
+          .append("</td><td class=\"saturated t\"").append(sat == null ? ">" : " title=\"" + esc(sat.reason()) + "\">")
+          .append(sat == null ? "–" : sat.saturated() ? "<span class=\"warn\">yes: " + esc(sat.limit()) + "</span>"
+              : "no").append("</td></tr>\n");
+    }
+    h.append("</table>\n");
+    for (LatencyRecorder.RequestStats r : open) {
+      analysis.level(r.name()).map(RunAnalysis.Level::saturation).filter(Saturation::saturated).ifPresent(sat ->
+          h.append("<p class=\"saturation\" data-request=\"").append(esc(r.name())).append("\"><strong>")
+              .append(esc(r.name())).append(" saturated (").append(esc(sat.limit())).append(")</strong>: ")
+              .append(esc(sat.reason())).append(".</p>\n"));
+    }
   }
 
   /** Completions per 1-second window from each level's start; the last window is partial, so it is left out. */
@@ -235,7 +327,7 @@ public final class RpcReportPage {
       for (int s = 0; s < w.length; s++) {
         points.add(new double[] {s + 0.5, w[s]});
       }
-      chart = chart.with(new SvgChart.Series(label(r.name()), points, EchoRun.isWarmup(r.name())));
+      chart = chart.with(new SvgChart.Series(label(r.name()), points, EchoRun.notMeasured(r.name())));
     }
     return chart;
   }
@@ -250,6 +342,6 @@ public final class RpcReportPage {
     if (!m.matches()) {
       return request;
     }
-    return m.group(2) == null ? "warm-up" : m.group(2) + " clients";
+    return m.group(2) != null ? m.group(2) : m.group(3) != null ? m.group(3) : "warm-up";
   }
 }

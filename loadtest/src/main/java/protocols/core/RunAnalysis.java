@@ -35,10 +35,13 @@ public final class RunAnalysis {
 
   /** What was computed for one level: where the CPU went and how steady its throughput was. */
   public record Level(String request, boolean warmup, CpuSampler.Shares cpu, int fullWindows, double spread,
-                      double trend) {
+                      double trend, Saturation saturation) {
     public Map<String, Object> asMap() {
       Map<String, Object> m = new LinkedHashMap<>();
       m.put("warmup", warmup);
+      if (saturation != null) {
+        m.put("saturation", saturation.asMap());
+      }
       if (cpu != null) {
         m.put("cpuInjector", round(cpu.injector()));
         m.put("cpuServers", round(cpu.servers()));
@@ -106,16 +109,23 @@ public final class RunAnalysis {
       }
     }
     java.util.Set<Object> faulted = new java.util.HashSet<>();
-    faults.forEach(f -> faulted.add(f.get("request")));
+    faults.stream().filter(f -> !Boolean.FALSE.equals(f.get("callsApart"))).forEach(f -> faulted.add(f.get("request")));
     for (LatencyRecorder.RequestStats r : requests) {
-      boolean warmup = EchoRun.isWarmup(r.name());
+      boolean warmup = EchoRun.notMeasured(r.name());
       CpuSampler.Shares shares = r.count() == 0 ? null
           : cpu.flatMap(c -> c.between(r.startNanos(), r.endNanos())).orElse(null);
       long[] full = fullWindows(r);
       double[] steadiness = steadiness(full);
-      levels.add(new Level(r.name(), warmup, shares, full.length, steadiness[0], steadiness[1]));
-      if (warmup || r.name().endsWith(Faults.SUFFIX)) {
-        continue; // a warm-up is there to be unsteady, a fault to fail
+      boolean fault = r.name().endsWith(Faults.SUFFIX);
+      Saturation saturation = r.isOpen() && !warmup && !fault && r.count() + r.open().dropped() > 0
+          ? Saturation.of(r, shares) : null;
+      levels.add(new Level(r.name(), warmup, shares, full.length, steadiness[0], steadiness[1], saturation));
+      if (warmup || fault) {
+        continue; // a warm-up or ramp is there to be unsteady, a fault to fail
+      }
+      if (saturation != null && Saturation.INJECTOR.equals(saturation.limit())) {
+        warnings.add(new Warning(r.name(), "injector-saturated", "the injector could not keep to the schedule, so this"
+            + " level measured the injector as much as the server: " + saturation.reason()));
       }
       if (r.ko() > 0) {
         warnings.add(new Warning(r.name(), "ko", String.format(java.util.Locale.ROOT,
@@ -131,7 +141,13 @@ public final class RunAnalysis {
       if (faulted.contains(r.name())) {
         continue; // its fault window is a hole in its windows: the faults table judges its recovery
       }
-      if (r.count() > 0 && full.length < MIN_WINDOWS) {
+      int stalled = r.isOpen() ? -1 : stalledWindow(full);
+      if (stalled >= 0) {
+        warnings.add(new Warning(r.name(), "stall", "completions fell to " + full[stalled] + " in second " + stalled
+            + " (the level's median is " + median(full) + "/s): the server or client stalled. A closed loop stops"
+            + " sending while it waits, so the calls that would have waited were never made and this level's"
+            + " percentiles leave the stall out (coordinated omission); an open-model level (-Drates) shows it"));
+      } else if (r.count() > 0 && full.length < MIN_WINDOWS) {
         warnings.add(new Warning(r.name(), "too-short", "only " + full.length + " full 1-second windows (at least "
             + MIN_WINDOWS + " are needed to show a steady state): lengthen -Dduration"));
       } else if (steadiness[0] > MAX_SPREAD || Math.abs(steadiness[1]) > MAX_TREND) {
@@ -143,6 +159,29 @@ public final class RunAnalysis {
       }
     }
     return new RunAnalysis(levels, warnings);
+  }
+
+  /** A closed level's window with under this share of the median's completions: a stall, not noise. */
+  static final double STALL_SHARE = 0.1;
+
+  /** The first full window with fewer than {@link #STALL_SHARE} of the median's completions, or -1. */
+  static int stalledWindow(long[] full) {
+    if (full.length < MIN_WINDOWS) {
+      return -1;
+    }
+    long median = median(full);
+    for (int i = 0; i < full.length; i++) {
+      if (full[i] < STALL_SHARE * median) {
+        return i;
+      }
+    }
+    return -1;
+  }
+
+  static long median(long[] values) {
+    long[] sorted = values.clone();
+    java.util.Arrays.sort(sorted);
+    return sorted.length == 0 ? 0 : sorted[sorted.length / 2];
   }
 
   /** The level's complete 1-second windows of all completions (OK and KO): the last, partial one is left out. */

@@ -133,6 +133,11 @@ public final class RunReport {
       Path page = folder.resolve(RpcReportPage.FILE);
       Files.writeString(page, RpcReportPage.render(title, requests, analysis, run, interrupted), StandardCharsets.UTF_8);
       System.out.println(SummaryTable.render(requests));
+      for (RunAnalysis.Level l : analysis.levels()) {
+        if (l.saturation() != null && l.saturation().saturated()) {
+          System.out.println("SATURATED [" + l.saturation().limit() + "] " + l.request() + ": " + l.saturation().reason());
+        }
+      }
       System.out.println("RPC summary (µs latencies): " + file.toAbsolutePath());
       printWarnings(analysis.warnings());
       pointAtReportOnExit(page);

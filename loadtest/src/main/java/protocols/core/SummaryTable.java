@@ -19,6 +19,20 @@ public final class SummaryTable {
       sb.append(String.format(line, r.name(), r.count(), r.ko(), r.throughput(), r.mean(), r.p50(), r.p90(), r.p99(),
           r.p999(), r.max()));
     }
+    List<LatencyRecorder.RequestStats> open = rows.stream().filter(LatencyRecorder.RequestStats::isOpen).toList();
+    if (!open.isEmpty()) {
+      String oh = "%-" + width + "s %10s %10s %8s %8s %8s %8s %8s %9s %9s %9s%n";
+      String ol = "%-" + width + "s %10.0f %10.1f %8d %8d %8d %8d %8d %9d %9d %9d%n";
+      sb.append(String.format("%nOpen-model levels: calls/s offered and achieved (OK), µs from the due time (response)"
+          + " and from the send (service)%n"));
+      sb.append(String.format(oh, "request", "offered", "achieved", "dropped", "lag p50", "lag p99", "svc p50", "svc p99",
+          "resp p50", "resp p99", "resp max"));
+      for (LatencyRecorder.RequestStats r : open) {
+        LatencyRecorder.Open o = r.open();
+        sb.append(String.format(java.util.Locale.ROOT, ol, r.name(), o.offered(), r.okThroughput(), o.dropped(),
+            o.lagP50(), o.lagP99(), r.p50(), r.p99(), o.responseP50(), o.responseP99(), o.responseMax()));
+      }
+    }
     return sb.toString().stripTrailing();
   }
 }

@@ -65,8 +65,14 @@ public final class SvgChart {
     }
   }
 
-  /** A series: its label, points as {x, y} pairs in data units, and whether it is drawn dashed. */
-  public record Series(String label, List<double[]> points, boolean dashed) {
+  /**
+   * A series: its label, points as {x, y} pairs in data units, whether it is drawn dashed, and its
+   * colour's index (-1: the next in turn), so two lines of one subject can share a colour.
+   */
+  public record Series(String label, List<double[]> points, boolean dashed, int color) {
+    public Series(String label, List<double[]> points, boolean dashed) {
+      this(label, points, dashed, -1);
+    }
   }
 
   private final String id;
@@ -139,7 +145,7 @@ public final class SvgChart {
         .append("\" height=\"").append(plotH).append("\" fill=\"none\" stroke=\"#999\"/>\n");
     int i = 0;
     for (Series s : series) {
-      String color = COLORS[i % COLORS.length];
+      String color = COLORS[(s.color() >= 0 ? s.color() : i) % COLORS.length];
       String dash = s.dashed() ? " stroke-dasharray=\"6 4\"" : "";
       StringBuilder points = new StringBuilder();
       for (double[] p : s.points()) {

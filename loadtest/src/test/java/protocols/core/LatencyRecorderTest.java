@@ -127,4 +127,30 @@ class LatencyRecorderTest {
     assertEquals(150, echo.get("p50").asLong(), 1);
     assertTrue(Files.notExists(dir.resolve("rpc-summary.json.tmp")));
   }
+
+  @Test
+  void anOpenCallRecordsServiceResponseAndLagFromItsDueTime() {
+    LatencyRecorder r = new LatencyRecorder();
+    r.declareOpen("echo 100 calls/s (async)", 100, 10);
+    for (int k = 0; k < 100; k++) {
+      long due = k * 10 * MS;
+      // sent 50 µs late, answered 200 µs after the send
+      r.recordOpen("echo 100 calls/s (async)", due, due + 50_000, due + 250_000, null);
+    }
+    r.recordDropped("echo 100 calls/s (async)");
+    r.recordDropped("echo 100 calls/s (async)");
+    r.record("echo 5 clients (async)", 0, 100_000, true);
+    List<LatencyRecorder.RequestStats> all = r.snapshot();
+    LatencyRecorder.RequestStats open = all.get(0);
+    assertTrue(open.isOpen());
+    assertEquals(100, open.count());
+    assertEquals(200, open.p50(), 1, "service time: sent to reply");
+    assertEquals(250, open.open().responseP50(), 1, "response time: due to reply");
+    assertEquals(50, open.open().lagP50(), 1);
+    assertEquals(2, open.open().dropped());
+    assertEquals(100, open.open().offered());
+    // The span runs from the first due time to the last reply.
+    assertEquals(0.99025, open.durationSeconds(), 0.0001);
+    assertTrue(!all.get(1).isOpen(), "a closed level has no open figures");
+  }
 }

@@ -89,6 +89,26 @@ class LoadParamsTest {
   }
 
   @Test
+  void ratesAreAListOrAutoAndReplaceTheDefaultLevels() {
+    LoadParams fixed = new LoadParams(Map.of("rates", "1000, 5000,20000"));
+    assertEquals(List.of(1_000, 5_000, 20_000), fixed.rates().orElseThrow().fixed());
+    assertEquals(List.of(), fixed.levels(), "only rate levels when -Dlevels is not given");
+    assertEquals(LoadParams.DEFAULT_MAX_IN_FLIGHT, fixed.maxInFlight());
+    LoadParams both = new LoadParams(Map.of("rates", "auto", "levels", "5", "rateStart", "500"));
+    assertEquals(List.of(5), both.levels());
+    assertTrue(both.rates().orElseThrow().auto());
+    assertEquals(500, both.rates().orElseThrow().autoStart());
+    assertEquals(LoadParams.DEFAULT_AUTO_LEVELS, both.rates().orElseThrow().autoLevels());
+    assertTrue(new LoadParams(Map.of()).rates().isEmpty());
+    assertMessage("-Drates must be auto or", Map.of("rates", "fast"));
+    assertMessage("-Drates must be auto or", Map.of("rates", "0"));
+    assertMessage("-Drates lists 1000 twice", Map.of("rates", "1000,1000"));
+    assertMessage("-DmaxInFlight", Map.of("rates", "1000", "maxInFlight", "0"));
+    assertMessage("-Dramp", Map.of("ramp", "-1"));
+    assertMessage("-Dcalls counts calls per client of closed levels", Map.of("rates", "1000", "calls", "10"));
+  }
+
+  @Test
   void choiceRejectsUnknownValues() {
     LoadParams p = new LoadParams(Map.of("serialization", "java"));
     IllegalArgumentException e = assertThrows(IllegalArgumentException.class,

@@ -93,4 +93,27 @@ class RunAnalysisTest {
     assertFalse(Warmup.isStable(flat, 9), "fewer than ten windows");
     assertTrue(Warmup.isStable(flat, 12));
   }
+
+  @Test
+  void aClosedLevelThatStalledSaysItsPercentilesLeaveTheStallOut() {
+    RunAnalysis a = RunAnalysis.of(List.of(level("echo 5 clients (async)", 1000, 1000, 3, 1000, 1000, 1000)),
+        Optional.empty(), List.of());
+    assertEquals(List.of("stall"), kinds(a));
+    assertTrue(a.warnings().get(0).message().contains("coordinated omission"), a.warnings().get(0).message());
+  }
+
+  @Test
+  void anInjectorThatFellBehindIsAWarningAndItsLevelIsMarkedSaturated() {
+    LatencyRecorder r = new LatencyRecorder();
+    r.declareOpen("echo 1000 calls/s (async)", 1_000, 100);
+    for (int k = 0; k < 3_000; k++) {
+      long due = k * 1_000_000L;
+      r.recordOpen("echo 1000 calls/s (async)", due, due + 4_000_000L, due + 4_200_000L, null);
+    }
+    RunAnalysis a = RunAnalysis.of(r.snapshot(), Optional.empty(), List.of());
+    assertEquals(List.of("injector-saturated"), kinds(a));
+    Saturation s = a.level("echo 1000 calls/s (async)").orElseThrow().saturation();
+    assertTrue(s.saturated());
+    assertEquals(Saturation.INJECTOR, s.limit());
+  }
 }

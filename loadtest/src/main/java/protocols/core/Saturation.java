@@ -1,0 +1,64 @@
+package protocols.core;
+
+import static protocols.core.Html.fmt;
+
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/**
+ * Whether an open-model level kept up with its offered rate, and if not, what held it back as far as
+ * the run's own figures tell: late sends mean the injector could not keep to the schedule; sends on
+ * time with replies falling behind (achieved below offered, calls dropped at the in-flight cap) mean
+ * the server or the client library could not.
+ */
+public record Saturation(boolean saturated, String limit, String reason) {
+  /** Achieved OK calls/s may fall this far below the offered rate before the level counts as saturated. */
+  static final double RATE_TOLERANCE = 0.05;
+  /**
+   * Half the sends later than this mean the injector fell behind its schedule. A sender that keeps
+   * up is late by its event loop's timer wake-up (about 100 µs on the 2-core VMs measured, p99 a few
+   * ms with their hiccups, which the service times show too); one that cannot keep up is late on
+   * most sends, and ever later.
+   */
+  static final long MAX_LAG_P50_MICROS = 1_000;
+  /** Idle below this share of the machine: injector and server were fighting over CPU. */
+  static final double MIN_IDLE = 0.05;
+
+  public static final String INJECTOR = "injector";
+  public static final String SERVER = "server";
+
+  public Map<String, Object> asMap() {
+    Map<String, Object> m = new LinkedHashMap<>();
+    m.put("saturated", saturated);
+    m.put("limit", limit);
+    m.put("reason", reason);
+    return m;
+  }
+
+  /** The verdict on an open-model level; {@code cpu} may be null (not sampled). */
+  public static Saturation of(LatencyRecorder.RequestStats r, CpuSampler.Shares cpu) {
+    LatencyRecorder.Open o = r.open();
+    double offered = o.offered();
+    double achieved = r.okThroughput();
+    boolean shortOfRate = achieved < (1 - RATE_TOLERANCE) * offered;
+    boolean lagging = o.lagP50() > MAX_LAG_P50_MICROS;
+    boolean dropped = o.dropped() > 0;
+    String figures = "achieved " + fmt(achieved, 0) + " OK calls/s of " + fmt(offered, 0) + " offered ("
+        + (offered > 0 ? fmt(100 * achieved / offered, 0) : "–") + "%), " + o.dropped() + " dropped at the cap of "
+        + o.maxInFlight() + " in flight, send lag p50 " + o.lagP50() + " µs (p99 " + o.lagP99() + ", max " + o.lagMax()
+        + "), service time p99 " + r.p99() + " µs";
+    String machine = cpu != null && cpu.idle() < MIN_IDLE ? "; the machine's CPU was full (injector "
+        + Html.pct(cpu.injector()) + ", servers " + Html.pct(cpu.servers()) + ", idle " + Html.pct(cpu.idle())
+        + "): on one machine either side may have starved the other" : "";
+    if (!shortOfRate && !lagging && !dropped) {
+      return new Saturation(false, null, figures);
+    }
+    if (lagging) {
+      return new Saturation(true, INJECTOR, figures + ": sends fell behind the schedule, so the injector could not"
+          + " offer this rate" + (cpu != null ? " (injector CPU " + Html.pct(cpu.injector()) + " of the machine)" : "")
+          + machine);
+    }
+    return new Saturation(true, SERVER, figures + ": sends kept to the schedule but replies did not keep up, so the"
+        + " server (or the framework's client) is the limit" + machine);
+  }
+}
