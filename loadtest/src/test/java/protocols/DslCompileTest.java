@@ -31,6 +31,7 @@ import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import protocols.core.InvocationMode;
+import protocols.core.OpenLoad;
 import protocols.core.RpcCallActionBuilder;
 import protocols.core.RpcSettings;
 import protocols.dubbo.DubboClient;
@@ -84,6 +85,9 @@ public class DslCompileTest extends Simulation {
       .unary(MobileServiceGrpc.getListOrdersMethod())
       .header("x-user", "#{userId}")
       .deadline(Duration.ofMillis(800));
+
+  OpenLoad open = OpenLoad.rates(1_000, 5_000).during(Duration.ofSeconds(30)).ramp(Duration.ofSeconds(5))
+      .maxInFlight(2_000);
 
   ScenarioBuilder scn = scenario("dsl")
       .exec(session -> session.set("order", DubboDsl.order(1)).set("count", 5))
@@ -160,6 +164,10 @@ public class DslCompileTest extends Simulation {
     }
     assertNotNull(checked.asScala());
     assertNotNull(scn);
+    assertEquals(2, open.populations("orders", checked).size(), "one population per rate");
+    assertEquals(12, OpenLoad.auto(1_000, 12).populations("search", checked).size(), "auto: one per possible level");
+    assertNotNull(open.population("orders", checked));
+    assertNotSame(open, open.maxInFlight(10));
   }
 
   @Test
@@ -171,6 +179,9 @@ public class DslCompileTest extends Simulation {
     assertEquals("java.lang.String is not an interface",
         assertThrows(IllegalArgumentException.class, () -> dubbo("x").service(String.class)).getMessage());
     assertThrows(IllegalArgumentException.class, () -> grpc("x").unary("a.B/C").fromDescriptorSet("no-such.desc"));
+    assertEquals("a rate must be at least 1, got 0",
+        assertThrows(IllegalArgumentException.class, () -> OpenLoad.rates(1_000, 0)).getMessage());
+    assertThrows(IllegalArgumentException.class, () -> open.maxInFlight(0));
     assertNotNull(Map.of(GrpcClient.class, GrpcProtocol.KEY));
   }
 }

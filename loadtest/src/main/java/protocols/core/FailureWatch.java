@@ -13,6 +13,21 @@ public final class FailureWatch {
 
   private FailureWatch() {}
 
+  /**
+   * A call of the level {@code level}, logged as {@code request}, has completed: the faults' and this
+   * watch's bookkeeping. KOs of an injected fault are expected, not a reason to stop the run: neither
+   * those of calls started during it nor those of calls in flight when it struck (a server slow to
+   * restart on a busy machine once had the run stopped 10 s after a kill).
+   */
+  static void completed(String level, String request, long startNanos, long endNanos, boolean ok) {
+    Faults.completed(level, startNanos, endNanos, ok);
+    if (ok) {
+      ok();
+    } else if (request.equals(level) && !Faults.inWindow(level, endNanos)) {
+      ko();
+    }
+  }
+
   static void ok() {
     if (failingSince != 0) {
       failingSince = 0;

@@ -49,22 +49,28 @@ public final class LoadParams {
     if (raw("levels").isEmpty() && raw("rates").isPresent()) {
       return List.of();
     }
-    String v = raw("levels").orElse(DEFAULT_LEVELS);
+    return distinctList("levels", raw("levels").orElse(DEFAULT_LEVELS), 10_000, "a comma-separated list of client"
+        + " counts from 1 to 10000, e.g. 1,5,20,50,100", "level");
+  }
+
+  /** {@code -D<name>}: distinct whole numbers from 1 to {@code max}; {@code expected} says what else is wrong. */
+  private static List<Integer> distinctList(String name, String v, int max, String expected, String each) {
     List<Integer> out = new ArrayList<>();
     for (String part : v.split(",", -1)) {
+      int n;
       try {
-        int n = Integer.parseInt(part.trim());
-        if (n < 1 || n > 10_000) {
-          throw new NumberFormatException();
-        }
-        if (out.contains(n)) {
-          throw new IllegalArgumentException("-Dlevels lists " + n + " twice; each level runs once: '" + v + "'");
-        }
-        out.add(n);
+        n = Integer.parseInt(part.trim());
       } catch (NumberFormatException e) {
-        throw new IllegalArgumentException("-Dlevels must be a comma-separated list of client counts from 1 to 10000,"
-            + " e.g. 1,5,20,50,100; got '" + v + "'");
+        n = 0;
       }
+      if (n < 1 || n > max) {
+        throw new IllegalArgumentException("-D" + name + " must be " + expected + "; got '" + v + "'");
+      }
+      if (out.contains(n)) {
+        throw new IllegalArgumentException("-D" + name + " lists " + n + " twice; each " + each + " runs once: '"
+            + v + "'");
+      }
+      out.add(n);
     }
     return List.copyOf(out);
   }
@@ -79,23 +85,8 @@ public final class LoadParams {
         return OpenLoad.Rates.auto(intParam("rateStart", DEFAULT_RATE_START, 1, 10_000_000),
             intParam("autoLevels", DEFAULT_AUTO_LEVELS, 2, 50));
       }
-      List<Integer> out = new ArrayList<>();
-      for (String part : v.split(",", -1)) {
-        try {
-          int n = Integer.parseInt(part.trim());
-          if (n < 1 || n > 10_000_000) {
-            throw new NumberFormatException();
-          }
-          if (out.contains(n)) {
-            throw new IllegalArgumentException("-Drates lists " + n + " twice; each rate runs once: '" + v + "'");
-          }
-          out.add(n);
-        } catch (NumberFormatException e) {
-          throw new IllegalArgumentException("-Drates must be auto or a comma-separated list of calls per second"
-              + " from 1 to 10000000, e.g. 1000,5000,20000; got '" + v + "'");
-        }
-      }
-      return OpenLoad.Rates.fixed(out);
+      return OpenLoad.Rates.fixed(distinctList("rates", v, 10_000_000, "auto or a comma-separated list of calls per"
+          + " second from 1 to 10000000, e.g. 1000,5000,20000", "rate"));
     });
   }
 

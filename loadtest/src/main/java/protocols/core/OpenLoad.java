@@ -16,8 +16,7 @@ import java.util.function.IntFunction;
  * (its service time). {@code OpenLoad.rates(1000, 5000).during(Duration.ofSeconds(15))} gives one
  * population per rate, one after the other, for any {@code exec}-able RPC call:
  *
- * <pre>setUp(EchoRun.sequence(OpenLoad.rates(1000, 5000).during(Duration.ofSeconds(15)).populations("hello", call)))
- *     .protocols(grpc);</pre>
+ * <pre>setUp(OpenLoad.rates(1000, 5000).during(Duration.ofSeconds(15)).population("hello", call)).protocols(grpc);</pre>
  *
  * <p>Not Gatling's {@code constantUsersPerSec}: Gatling starts those users at whole milliseconds (at
  * 20,000/s, 20 calls leave in one burst every ms, against 100 µs calls) and costs a virtual user per
@@ -81,12 +80,22 @@ public final class OpenLoad {
 
   /** Each rate (calls/s) for {@link #during} (default 15 s), one after the other. */
   public static OpenLoad rates(int... perSecond) {
+    for (int r : perSecond) {
+      positive("a rate", r);
+    }
     return of(Rates.fixed(java.util.Arrays.stream(perSecond).boxed().toList()));
+  }
+
+  private static int positive(String what, long n) {
+    if (n < 1) {
+      throw new IllegalArgumentException(what + " must be at least 1, got " + n);
+    }
+    return (int) n;
   }
 
   /** Doubling from {@code start} calls/s until a level saturates, then halving the gap; at most {@code maxLevels}. */
   public static OpenLoad auto(int start, int maxLevels) {
-    return of(Rates.auto(start, maxLevels));
+    return of(Rates.auto(positive("the start rate", start), positive("the most levels", maxLevels)));
   }
 
   public static OpenLoad of(Rates rates) {
@@ -97,21 +106,27 @@ public final class OpenLoad {
 
   /** How long each rate is held (measured). */
   public OpenLoad during(Duration d) {
+    positive("a level's duration in ms", d.toMillis());
     return new OpenLoad(rates, d, ramp, maxInFlight, senders, measuredName, rampName, autoLabel, faults, maxFailing);
   }
 
   /** Before each level, a linear ramp from the previous level's rate (0 for the first), not measured. */
   public OpenLoad ramp(Duration d) {
+    if (d.isNegative()) {
+      throw new IllegalArgumentException("a ramp cannot be negative: " + d);
+    }
     return new OpenLoad(rates, duration, d, maxInFlight, senders, measuredName, rampName, autoLabel, faults, maxFailing);
   }
 
   /** The most calls in flight at once (default 10,000), shared evenly by the senders; beyond it a due call is dropped. */
   public OpenLoad maxInFlight(int calls) {
+    positive("maxInFlight", calls);
     return new OpenLoad(rates, duration, ramp, calls, senders, measuredName, rampName, autoLabel, faults, maxFailing);
   }
 
   /** Senders (virtual users) sharing the schedule; default one per core, as Gatling has event loops. */
   public OpenLoad senders(int n) {
+    positive("senders", n);
     return new OpenLoad(rates, duration, ramp, maxInFlight, n, measuredName, rampName, autoLabel, faults, maxFailing);
   }
 
@@ -142,10 +157,19 @@ public final class OpenLoad {
     for (int i = 0; i < rates.levels(); i++) {
       Level level = new Level(this, i, auto, previous, measured, ramped);
       String name = scenario + " " + (rates.auto() ? "rate level " + (i + 1) : rates.fixed().get(i) + " calls/s");
-      out.add(scenario(name).exec(call.sender(level)).injectOpen(atOnceUsers(senders)));
+      io.gatling.javaapi.core.ScenarioBuilder senders = scenario(name).exec(call.sender(level));
+      if (!maxFailing.isZero()) {
+        senders = senders.exec(EchoRun.stopIfFailing(maxFailing)); // as the closed levels: one line, exit 2
+      }
+      out.add(senders.injectOpen(atOnceUsers(this.senders)));
       previous = level;
     }
     return out;
+  }
+
+  /** {@link #populations} one after the other, for {@code setUp(...)}. */
+  public PopulationBuilder population(String scenario, RpcCallActionBuilder<?, ?, ?> call) {
+    return EchoRun.sequence(populations(scenario, call));
   }
 
   /** What one sender needs of its level: names, schedule, its start, and its share of the cap. */

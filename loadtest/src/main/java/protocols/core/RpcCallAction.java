@@ -118,17 +118,10 @@ final class RpcCallAction<C extends RpcClient, Req, Resp> extends SafeAction {
       ok = false;
       logger().underlying().error("could not log " + request + ": " + Errors.oneLine(e));
     }
-    Faults.completed(level, startNanos, endNanos, ok);
+    FailureWatch.completed(level, request, startNanos, endNanos, ok);
     if (ok) {
-      FailureWatch.ok();
       next.$bang(logged);
       return;
-    }
-    if (request.equals(level) && !Faults.inWindow(level, endNanos)) {
-      // KOs of an injected fault are expected, not a reason to stop the run: neither those of calls
-      // started during it nor those of calls in flight when it struck (a server slow to restart on a
-      // busy machine once had the run stopped 10 s after a kill).
-      FailureWatch.ko();
     }
     Session failed = logged.markAsFailed();
     if (koPauseMillis > 0 && !"timeout".equals(code)) {

@@ -164,12 +164,7 @@ final class RpcOpenAction<C extends RpcClient, Req, Resp> extends SafeAction {
         ok = false;
         logger().underlying().error("could not log " + request + ": " + Errors.oneLine(e));
       }
-      Faults.completed(name, startNanos, endNanos, ok);
-      if (ok) {
-        FailureWatch.ok();
-      } else if (request.equals(name) && !Faults.inWindow(name, endNanos)) {
-        FailureWatch.ko();
-      }
+      FailureWatch.completed(name, request, startNanos, endNanos, ok);
       leaveIfDone();
     }
 
