@@ -17,6 +17,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Comparator;
 
 /**
  * The write-ups' comparison from one run: {@code comparison.json}, {@code comparison.csv} and a
@@ -207,7 +208,7 @@ public final class ComparisonReport implements RunReport.SummaryListener {
         String prefix = framework + " echo ";
         String suffix = " calls/s (" + mode.label() + ")";
         requests.stream().filter(r -> r.isOpen() && r.name().startsWith(prefix) && r.name().endsWith(suffix))
-            .sorted(java.util.Comparator.comparingDouble(r -> r.open().offered()))
+            .sorted(Comparator.comparingDouble(r -> r.open().offered()))
             .forEach(r -> {
               Saturation sat = analysis.level(r.name()).map(RunAnalysis.Level::saturation).orElse(null);
               LatencyRecorder.Open o = r.open();

@@ -14,6 +14,7 @@ import io.gatling.javaapi.core.Assertion;
 import io.gatling.javaapi.core.ChainBuilder;
 import io.gatling.javaapi.core.PopulationBuilder;
 import io.gatling.javaapi.core.ProtocolBuilder;
+import io.gatling.javaapi.core.Session;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.net.Socket;
@@ -23,7 +24,9 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.Function;
 import java.util.function.Supplier;
+import java.util.regex.Pattern;
 
 /**
  * One framework in a run: its server (embedded in its own JVM unless a target is given), its
@@ -162,7 +165,7 @@ public final class EchoRun {
     return orExit(() -> framework.configured(params, target, mode));
   }
 
-  private static final java.util.regex.Pattern RAMP = java.util.regex.Pattern.compile(
+  private static final Pattern RAMP = Pattern.compile(
       ".*\\bramp to \\d+ (clients|calls/s) \\(\\w+\\)$");
 
   /** Whether a request name is a warm-up's or a ramp's, whose figures are not measurements. */
@@ -282,7 +285,7 @@ public final class EchoRun {
       this.durationNanos = duration.toNanos();
     }
 
-    java.util.function.Function<io.gatling.javaapi.core.Session, io.gatling.javaapi.core.Session> starts() {
+    Function<Session, Session> starts() {
       return session -> {
         if (start == 0) {
           synchronized (this) {

@@ -13,6 +13,7 @@ import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicLong;
@@ -87,8 +88,8 @@ public final class LatencyRecorder {
   }
 
   /** The figures of one request name so far, if it was recorded. */
-  public java.util.Optional<RequestStats> stats(String requestName) {
-    return java.util.Optional.ofNullable(series.get(requestName)).map(Series::stats);
+  public Optional<RequestStats> stats(String requestName) {
+    return Optional.ofNullable(series.get(requestName)).map(Series::stats);
   }
 
   /** Calls recorded so far under {@code requestName}, OK and KO; cheaper than a {@link #snapshot}. */

@@ -4,8 +4,10 @@ import static io.gatling.javaapi.core.CoreDsl.atOnceUsers;
 import static io.gatling.javaapi.core.CoreDsl.scenario;
 
 import io.gatling.javaapi.core.PopulationBuilder;
+import io.gatling.javaapi.core.ScenarioBuilder;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.OptionalInt;
 import java.util.function.IntFunction;
@@ -83,7 +85,7 @@ public final class OpenLoad {
     for (int r : perSecond) {
       positive("a rate", r);
     }
-    return of(Rates.fixed(java.util.Arrays.stream(perSecond).boxed().toList()));
+    return of(Rates.fixed(Arrays.stream(perSecond).boxed().toList()));
   }
 
   private static int positive(String what, long n) {
@@ -157,7 +159,7 @@ public final class OpenLoad {
     for (int i = 0; i < rates.levels(); i++) {
       Level level = new Level(this, i, auto, previous, measured, ramped);
       String name = scenario + " " + (rates.auto() ? "rate level " + (i + 1) : rates.fixed().get(i) + " calls/s");
-      io.gatling.javaapi.core.ScenarioBuilder senders = scenario(name).exec(call.sender(level));
+      ScenarioBuilder senders = scenario(name).exec(call.sender(level));
       if (!maxFailing.isZero()) {
         senders = senders.exec(EchoRun.stopIfFailing(maxFailing)); // as the closed levels: one line, exit 2
       }

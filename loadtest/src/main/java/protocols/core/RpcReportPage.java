@@ -10,6 +10,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import java.util.Comparator;
 
 /**
  * {@code rpc-report.html}: what Gatling's own report cannot show for RPC calls. Per level the true
@@ -260,7 +261,7 @@ public final class RpcReportPage {
     int color = 0;
     for (Map.Entry<String, List<LatencyRecorder.RequestStats>> g : groups) {
       List<LatencyRecorder.RequestStats> levels = g.getValue().stream()
-          .sorted(java.util.Comparator.comparingDouble(r -> r.open().offered())).toList();
+          .sorted(Comparator.comparingDouble(r -> r.open().offered())).toList();
       String who = g.getKey().isEmpty() ? "" : g.getKey() + " ";
       chart = chart.with(new SvgChart.Series(who + "p99", levels.stream()
           .map(r -> new double[] {r.okThroughput(), Math.max(1, r.open().responseP99())}).toList(), false, color));

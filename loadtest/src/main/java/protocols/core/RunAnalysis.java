@@ -5,6 +5,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Arrays;
 
 /**
  * Whether a run's figures can be trusted, level by level: other work on the machine, a level that
@@ -180,7 +181,7 @@ public final class RunAnalysis {
 
   static long median(long[] values) {
     long[] sorted = values.clone();
-    java.util.Arrays.sort(sorted);
+    Arrays.sort(sorted);
     return sorted.length == 0 ? 0 : sorted[sorted.length / 2];
   }
 
