@@ -7,9 +7,9 @@ import java.util.Map;
 
 /**
  * Whether an open-model level kept up with its offered rate, and if not, what held it back as far as
- * the run's own figures tell: late sends mean the injector could not keep to the schedule; sends on
- * time with replies falling behind (achieved below offered, calls dropped at the in-flight cap) mean
- * the server or the client library could not.
+ * the run's own figures tell: a call's response time is its send lag plus its service time, so when
+ * sends were late by more than calls took the injector was the limit, and otherwise the server (or
+ * the framework's client): replies falling behind, calls piling up to the in-flight cap.
  */
 public record Saturation(boolean saturated, String limit, String reason) {
   /** Achieved OK calls/s may fall this far below the offered rate before the level counts as saturated. */
@@ -53,12 +53,14 @@ public record Saturation(boolean saturated, String limit, String reason) {
     if (!shortOfRate && !lagging && !dropped) {
       return new Saturation(false, null, figures);
     }
-    if (lagging) {
-      return new Saturation(true, INJECTOR, figures + ": sends fell behind the schedule, so the injector could not"
-          + " offer this rate" + (cpu != null ? " (injector CPU " + Html.pct(cpu.injector()) + " of the machine)" : "")
-          + machine);
+    // Response time is send lag plus service time: the larger half is where the time went.
+    if (lagging && o.lagP50() >= r.p50()) {
+      return new Saturation(true, INJECTOR, figures + ": sends fell behind the schedule (median lag " + o.lagP50()
+          + " µs, at least the median service time, " + r.p50() + " µs), so the injector could not offer this rate"
+          + (cpu != null ? " (injector CPU " + Html.pct(cpu.injector()) + " of the machine)" : "") + machine);
     }
-    return new Saturation(true, SERVER, figures + ": sends kept to the schedule but replies did not keep up, so the"
-        + " server (or the framework's client) is the limit" + machine);
+    return new Saturation(true, SERVER, figures + ": replies did not keep up (median service time " + r.p50()
+        + " µs against a median send lag of " + o.lagP50() + " µs), so the server (or the framework's client) is"
+        + " the limit" + machine);
   }
 }

@@ -58,4 +58,12 @@ class SaturationTest {
     assertEquals(Saturation.INJECTOR, s.limit());
     assertTrue(s.reason().contains("send lag p50 300"), s.reason());
   }
+
+  @Test
+  void lateSendsBehindSlowerRepliesStillMeanTheServer() {
+    // A starved machine: sends 2 ms late, but calls take 50 ms and pile up to the cap.
+    Saturation s = Saturation.of(level(1_500, 2_000, 50_000, 500), null);
+    assertTrue(s.saturated());
+    assertEquals(Saturation.SERVER, s.limit(), s.reason());
+  }
 }
