@@ -62,6 +62,7 @@ class OpenModelIT {
     assertTrue(page.contains("<tr data-open-request=\"echo 1000 calls/s (async)\">"), "the open-model table");
     assertTrue(page.contains("data-kind=\"stall\""), "the report says the closed level hid a stall");
     assertTrue(page.contains("id=\"curve-0\""), "the latency-throughput curve");
+    assertTrue(page.contains("stay in the level's own row (-DfaultsInLevel=true)"), "the faults table says where its calls are");
   }
 
   @Test

@@ -132,9 +132,12 @@ public final class RpcReportPage {
     if (faults.isEmpty()) {
       return;
     }
+    boolean apart = faults.stream().anyMatch(f -> !Boolean.FALSE.equals(f.get("callsApart")));
     h.append("<table id=\"faults\"><caption>Injected faults (-Dfaults); calls from the first fault until ")
-        .append(Faults.RECOVERY_BOUND.toSeconds()).append(" s after the server is back are the level's <em>")
-        .append(esc(Faults.SUFFIX.trim())).append("</em> row</caption>\n<tr><th>level</th><th>faults (planned s → done s)")
+        .append(Faults.RECOVERY_BOUND.toSeconds()).append(" s after the server is back ")
+        .append(apart ? "are the level's <em>" + esc(Faults.SUFFIX.trim()) + "</em> row"
+            : "stay in the level's own row (-DfaultsInLevel=true)")
+        .append("</caption>\n<tr><th>level</th><th>faults (planned s → done s)")
         .append("</th><th>KO during fault</th><th>OK during fault</th><th>first OK after the server is back (ms)</th>")
         .append("<th>steady again after (ms)</th><th>recovered within ").append(Faults.RECOVERY_BOUND.toSeconds())
         .append(" s</th></tr>\n");
