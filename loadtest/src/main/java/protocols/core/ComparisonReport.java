@@ -205,20 +205,23 @@ public final class ComparisonReport implements RunReport.SummaryListener {
     List<RateRow> out = new ArrayList<>();
     for (String framework : frameworks) {
       for (InvocationMode mode : modes) {
-        String prefix = framework + " echo ";
-        String suffix = " calls/s (" + mode.label() + ")";
-        requests.stream().filter(r -> r.isOpen() && r.name().startsWith(prefix) && r.name().endsWith(suffix))
-            .sorted(Comparator.comparingDouble(r -> r.open().offered()))
-            .forEach(r -> {
-              Saturation sat = analysis.level(r.name()).map(RunAnalysis.Level::saturation).orElse(null);
-              LatencyRecorder.Open o = r.open();
-              out.add(new RateRow(framework, mode.label(), o.offered(), r.okThroughput(), o.dropped(), r.ko(),
-                  o.lagP50(), o.lagP99(), r.p50(), r.p99(), o.responseP50(), o.responseP99(), o.responseP999(),
-                  sat != null && sat.saturated(), sat == null ? null : sat.limit(), sat == null ? null : sat.reason()));
-            });
+        openLevels(requests, framework, mode).forEach(r -> {
+          Saturation sat = analysis.level(r.name()).map(RunAnalysis.Level::saturation).orElse(null);
+          LatencyRecorder.Open o = r.open();
+          out.add(new RateRow(framework, mode.label(), o.offered(), r.okThroughput(), o.dropped(), r.ko(),
+              o.lagP50(), o.lagP99(), r.p50(), r.p99(), o.responseP50(), o.responseP99(), o.responseP999(),
+              sat != null && sat.saturated(), sat == null ? null : sat.limit(), sat == null ? null : sat.reason()));
+        });
       }
     }
     return out;
+  }
+
+  /** One framework's open-model levels in one mode, in offered-rate order. */
+  private static List<LatencyRecorder.RequestStats> openLevels(List<LatencyRecorder.RequestStats> requests,
+                                                                String framework, InvocationMode mode) {
+    return requests.stream().filter(r -> r.isOpen() && EchoRun.isRateLevel(r.name(), framework + " ", mode))
+        .sorted(Comparator.comparingDouble(r -> r.open().offered())).toList();
   }
 
   static List<Capacity> capacities(List<RateRow> rows) {
@@ -351,10 +354,7 @@ public final class ComparisonReport implements RunReport.SummaryListener {
       List<Map.Entry<String, List<LatencyRecorder.RequestStats>>> groups = new ArrayList<>();
       for (String framework : frameworks) {
         for (InvocationMode mode : modes) {
-          String prefix = framework + " echo ";
-          String suffix = " calls/s (" + mode.label() + ")";
-          List<LatencyRecorder.RequestStats> open = requests.stream()
-              .filter(r -> r.isOpen() && r.name().startsWith(prefix) && r.name().endsWith(suffix)).toList();
+          List<LatencyRecorder.RequestStats> open = openLevels(requests, framework, mode);
           if (!open.isEmpty()) {
             groups.add(Map.entry(modes.size() > 1 ? framework + " " + mode.label() : framework, open));
           }

@@ -183,6 +183,11 @@ public final class EchoRun {
     return prefix + "echo " + callsPerSecond + " calls/s (" + mode.label() + ")";
   }
 
+  /** Whether {@code requestName} is an open-model level of this prefix and mode, as {@link #rateName} names them. */
+  static boolean isRateLevel(String requestName, String prefix, InvocationMode mode) {
+    return requestName.startsWith(prefix + "echo ") && requestName.endsWith(" calls/s (" + mode.label() + ")");
+  }
+
   /** The ramp before a level, {@code ramp to 20 clients (async)} or {@code ramp to 5000 calls/s (async)}: not measured. */
   static String rampName(String prefix, String level, InvocationMode mode) {
     return prefix + "ramp to " + level + " (" + mode.label() + ")";
@@ -255,10 +260,9 @@ public final class EchoRun {
    */
   static RunReport.SummaryListener openLevelVerdict(String prefix, InvocationMode mode, double maxKoPercent,
                                                     boolean auto) {
-    String suffix = " calls/s (" + mode.label() + ")";
     return (folder, requests, analysis, interrupted) -> {
       for (LatencyRecorder.RequestStats r : requests) {
-        if (!r.isOpen() || !r.name().startsWith(prefix + "echo ") || !r.name().endsWith(suffix)) {
+        if (!r.isOpen() || !isRateLevel(r.name(), prefix, mode)) {
           continue;
         }
         if (auto && analysis.level(r.name()).map(RunAnalysis.Level::saturation)

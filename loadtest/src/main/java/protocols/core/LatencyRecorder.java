@@ -50,11 +50,13 @@ public final class LatencyRecorder {
 
   /** Records one completed call: OK when {@code koReason} is null, else a KO with that message (cut at 300 chars). */
   public void record(String requestName, long startNanos, long endNanos, String koReason) {
-    if (koReason != null && koReason.length() > MAX_KO_REASON_CHARS) {
-      // Dubbo puts its whole URL in each message; the start says what happened.
-      koReason = koReason.substring(0, MAX_KO_REASON_CHARS) + "…";
-    }
-    series(requestName).record(startNanos, startNanos, endNanos, koReason, false);
+    series(requestName).record(startNanos, startNanos, endNanos, cut(koReason), false);
+  }
+
+  /** A KO message cut at 300 chars: Dubbo puts its whole URL in each message; the start says what happened. */
+  private static String cut(String koReason) {
+    return koReason != null && koReason.length() > MAX_KO_REASON_CHARS
+        ? koReason.substring(0, MAX_KO_REASON_CHARS) + "…" : koReason;
   }
 
   /**
@@ -63,10 +65,7 @@ public final class LatencyRecorder {
    * (due to reply) and the send lag (due to sent).
    */
   public void recordOpen(String requestName, long intendedNanos, long startNanos, long endNanos, String koReason) {
-    if (koReason != null && koReason.length() > MAX_KO_REASON_CHARS) {
-      koReason = koReason.substring(0, MAX_KO_REASON_CHARS) + "…";
-    }
-    series(requestName).record(intendedNanos, startNanos, endNanos, koReason, true);
+    series(requestName).record(intendedNanos, startNanos, endNanos, cut(koReason), true);
   }
 
   /** A call of an open-model level that was due but not sent: the cap on calls in flight was reached. */
@@ -336,10 +335,7 @@ public final class LatencyRecorder {
       }
       return new RequestStats(name, n, ko, seconds, seconds > 0 ? n / seconds : 0, seconds > 0 ? ok / seconds : 0,
           any ? h.getMean() : 0,
-          any ? h.getValueAtPercentile(50) : 0,
-          any ? h.getValueAtPercentile(90) : 0,
-          any ? h.getValueAtPercentile(99) : 0,
-          any ? h.getValueAtPercentile(99.9) : 0,
+          percentile(h, 50), percentile(h, 90), percentile(h, 99), percentile(h, 99.9),
           any ? h.getMaxValue() : 0,
           reasons, okWindows, koWindows, spectrum, encoded, n == 0 ? 0 : first, n == 0 ? 0 : last, openFigures);
     }
