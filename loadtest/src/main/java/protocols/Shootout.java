@@ -34,7 +34,7 @@ public final class Shootout {
   private final List<Assertion> assertions = new ArrayList<>();
 
   public Shootout() {
-    LoadParams params = EchoRun.orExit(() -> LoadParams.fromSystemProperties().validate());
+    LoadParams params = EchoRun.orExit(() -> LoadParams.fromSystemProperties().validate().singleInjector("RpcShootout"));
     List<RpcFramework<?, ?>> frameworks = EchoRun.orExit(
         () -> Frameworks.parse(params.string("frameworks", String.join(",", Frameworks.names()))));
     List<InvocationMode> modes = EchoRun.orExit(params::modes);

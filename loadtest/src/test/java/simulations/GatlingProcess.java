@@ -84,6 +84,13 @@ final class GatlingProcess {
     }
   }
 
+  /** {OK, KO} responses of {@code request} in the run's simulation.log, by Gatling's own reader. */
+  static long[] simulationLogCounts(Path runFolder, String request) {
+    LogFileData log = LogFileReader.apply(runFolder.getFileName().toString(), runFolder.getParent(),
+        GatlingConfiguration.load()).read();
+    return new long[] {count(log, request, OK$.MODULE$), count(log, request, KO$.MODULE$)};
+  }
+
   private static long count(LogFileData log, String request, Status status) {
     Option<GeneralStats> stats = log.requestGeneralStats(Option.apply(request), Option.empty(), Option.apply(status));
     return stats.isDefined() ? stats.get().count() : 0;

@@ -43,7 +43,7 @@ public class OwnServiceDemo extends Simulation {
   private final List<EchoRun> runs = new ArrayList<>();
 
   {
-    LoadParams params = EchoRun.orExit(() -> LoadParams.fromSystemProperties().validate());
+    LoadParams params = EchoRun.orExit(() -> LoadParams.fromSystemProperties().validate().singleInjector("OwnServiceDemo"));
     int users = EchoRun.orExit(() -> params.intParam("users", 5, 1, 10_000));
     int count = EchoRun.orExit(() -> params.intParam("listCount", 10, 1, contract.SampleOrder.MAX_LIST));
     List<InvocationMode> modes = EchoRun.orExit(params::modes);

@@ -20,6 +20,19 @@ import java.util.concurrent.CopyOnWriteArrayList;
 public final class CpuSampler implements AutoCloseable {
   static final Duration PERIOD = Duration.ofSeconds(1);
   private static final Path PROC_STAT = Path.of("/proc/stat");
+  /**
+   * Set by {@code -Dinjectors=N} on each injector it starts: the coordinating JVM, whose server and
+   * other injectors count with the servers here, not as other work on the machine.
+   */
+  public static final String PEERS_OF = "rpc.injectorsParent";
+  private static final Optional<ProcessHandle> PEERS = Optional.ofNullable(System.getProperty(PEERS_OF))
+      .flatMap(pid -> {
+        try {
+          return ProcessHandle.of(Long.parseLong(pid));
+        } catch (NumberFormatException e) {
+          return Optional.empty();
+        }
+      });
 
   /** One sample: cumulative counters at {@code nanos} (System.nanoTime). */
   record Sample(long nanos, long machineTotal, long machineIdle, long machineSteal, long injectorNanos,
@@ -147,6 +160,11 @@ public final class CpuSampler implements AutoCloseable {
       long injector = cpuNanos(ProcessHandle.current());
       Map<Long, Long> servers = new HashMap<>();
       ProcessHandle.current().descendants().forEach(p -> servers.put(p.pid(), cpuNanos(p)));
+      PEERS.ifPresent(parent -> {
+        servers.put(parent.pid(), cpuNanos(parent));
+        parent.descendants().filter(p -> p.pid() != ProcessHandle.current().pid())
+            .forEach(p -> servers.putIfAbsent(p.pid(), cpuNanos(p)));
+      });
       return Optional.of(new Sample(nanos, total, idle, steal, injector, servers));
     } catch (IOException | RuntimeException e) {
       return Optional.empty();

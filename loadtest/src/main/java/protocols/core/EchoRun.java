@@ -19,11 +19,13 @@ import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.function.Function;
 import java.util.function.Supplier;
 import java.util.regex.Pattern;
@@ -233,6 +235,7 @@ public final class EchoRun {
         level = exec(clock.starts()).exec(asLongAs(session -> clock.ramping() && !FailureWatch.failingFor(failing))
             .on(exec(rampCall))).exec(level);
       }
+      level = startGate(steps.size() - (warmup.skipped() ? 0 : 1)).exec(level);
       steps.add(withProtocol(scenario(prefix + clients + " clients " + tag)
           .exec(level, stopIfFailing(failing))
           .injectOpen(ramp.isZero() ? atOnceUsers(clients) : rampUsers(clients).during(ramp)), protocol));
@@ -242,14 +245,47 @@ public final class EchoRun {
           .named(r -> rateName(prefix, r, mode), r -> rampName(prefix, r + " calls/s", mode),
               (prefix + mode.label()).trim())
           .within(faults, failing);
+      int closed = levels.size();
       for (PopulationBuilder p : open.populations(prefix + "rates " + tag,
-          framework.echoCall(prefix + "echo", params))) {
+          framework.echoCall(prefix + "echo", params), i -> startGate(closed + i))) {
         steps.add(withProtocol(p, protocol));
       }
       RunReport.onSummaryWritten(openLevelVerdict(prefix, mode, params.maxKoPercent(), rates.auto()));
     });
     return steps;
   }
+
+  /**
+   * With {@code -DstartAt}, level {@code k}'s users pause until the level's planned start, so that
+   * injectors run each level at the same time: Gatling starts a population on its injector's next
+   * 1-second tick after the previous one ends, and those ticks differ between JVMs. Level k is planned
+   * at startAt + k x (ramp + duration + timeout + 2 s): the previous level's last calls end within its
+   * timeout, the next tick within a second. With {@code -Dcalls} only the first level is planned.
+   */
+  private ChainBuilder startGate(int k) {
+    Optional<Instant> at = params.injector().startAt()
+        .filter(start -> k == 0 || params.calls().isEmpty())
+        .map(start -> start.plus(params.ramp().plus(params.duration()).plus(params.timeout()).plus(LEVEL_GAP)
+            .multipliedBy(k)));
+    if (at.isEmpty()) {
+      return exec(session -> session);
+    }
+    long due = at.get().toEpochMilli();
+    java.util.concurrent.atomic.AtomicBoolean told = new java.util.concurrent.atomic.AtomicBoolean();
+    return exec(session -> {
+      long left = due - System.currentTimeMillis();
+      if (told.compareAndSet(false, true) && (k == 0 || left < 0)) {
+        System.out.println(left >= 0 ? "injector: the first level starts at -DstartAt=" + at.get() + ", in "
+            + Html.fmt(left / 1000.0, 1) + " s" : "WARNING: level " + (k + 1) + " starts " + Html.fmt(-left / 1000.0, 1)
+            + " s after its planned start " + at.get() + (k == 0 ? " (-DstartAt): the warm-up overran it" : "")
+            + "; the merge flags it");
+      }
+      return session;
+    }).pause(session -> Duration.ofMillis(Math.max(0, due - System.currentTimeMillis())));
+  }
+
+  /** Between two levels of injectors started together: a Gatling injector tick and some slack. */
+  private static final Duration LEVEL_GAP = Duration.ofSeconds(2);
 
   /**
    * The KO assertion of open-model levels, checked from the summary (auto levels are named at run

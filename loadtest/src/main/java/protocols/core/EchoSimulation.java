@@ -12,6 +12,9 @@ public abstract class EchoSimulation extends Simulation {
   protected EchoSimulation(RpcFramework<?, ?> framework) {
     LoadParams params = EchoRun.orExit(() -> LoadParams.fromSystemProperties().validate());
     InvocationMode mode = EchoRun.orExit(params::mode);
+    if (params.injectors() > 1) {
+      protocols.merge.LocalInjectors.runAndExit(framework, params, getClass().getName()); // ends the JVM
+    }
     run = EchoRun.start(framework, params, "target");
     setUp(EchoRun.sequence(run.populations("", mode, null))).protocols(run.protocol(mode))
         .assertions(run.assertions("", mode));

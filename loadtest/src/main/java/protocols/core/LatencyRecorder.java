@@ -40,6 +40,8 @@ public final class LatencyRecorder {
   static final double[] SPECTRUM = {0, 10, 20, 30, 40, 50, 60, 70, 75, 80, 85, 90, 92.5, 95, 96.875, 97.5, 98.4375,
       99, 99.2188, 99.5, 99.6094, 99.75, 99.8047, 99.9, 99.9023, 99.95, 99.9512, 99.975, 99.99, 99.995, 99.999, 100};
 
+  private static final long EPOCH_MILLIS_AT_NANO_ZERO = System.currentTimeMillis() - System.nanoTime() / 1_000_000L;
+
   private final Map<String, Series> series = new ConcurrentHashMap<>();
   private final AtomicLong order = new AtomicLong();
 
@@ -153,7 +155,26 @@ public final class LatencyRecorder {
   public record Open(double offered, int maxInFlight, long dropped, double responseMean, long responseP50,
                      long responseP90, long responseP99, long responseP999, long responseMax,
                      List<SpectrumPoint> responseSpectrum, String responseHistogram, long lagP50, long lagP99,
-                     long lagMax) {
+                     long lagMax, String lagHistogram) {
+    /** The figures of {@code response} (due to reply, OK calls) and {@code lag} (due to sent) histograms, µs. */
+    public static Open of(double offered, int maxInFlight, long dropped, Histogram response, Histogram lag) {
+      boolean anyResponse = response.getTotalCount() > 0;
+      return new Open(offered, maxInFlight, dropped, anyResponse ? response.getMean() : 0, percentile(response, 50),
+          percentile(response, 90), percentile(response, 99), percentile(response, 99.9),
+          anyResponse ? response.getMaxValue() : 0, spectrumOf(response), encode(response), percentile(lag, 50),
+          percentile(lag, 99), lag.getTotalCount() > 0 ? lag.getMaxValue() : 0, encode(lag));
+    }
+
+    /** The response times as an HdrHistogram (exact, mergeable). */
+    public Histogram decodeResponseHistogram() {
+      return decode(responseHistogram);
+    }
+
+    /** The send lags as an HdrHistogram (exact, mergeable). */
+    public Histogram decodeLagHistogram() {
+      return decode(lagHistogram);
+    }
+
     public Map<String, Object> asMap() {
       Map<String, Object> m = new LinkedHashMap<>();
       m.put("offeredPerSecond", RequestStats.round(offered, 1));
@@ -170,6 +191,7 @@ public final class LatencyRecorder {
       m.put("sendLagP50", lagP50);
       m.put("sendLagP99", lagP99);
       m.put("sendLagMax", lagMax);
+      m.put("sendLagHistogram", lagHistogram);
       return m;
     }
   }
@@ -188,7 +210,22 @@ public final class LatencyRecorder {
                              double okThroughput, double mean, long p50, long p90, long p99, long p999, long max,
                              Map<String, Long> koReasons, long[] okWindows, long[] koWindows,
                              List<SpectrumPoint> spectrum, String histogram, long startNanos, long endNanos,
-                             Open open) {
+                             long startEpochMillis, long endEpochMillis, Open open) {
+    /**
+     * The figures of {@code ok} (OK latencies, µs) and the counts. The throughputs are given, not
+     * derived: a merge of injectors sums theirs over the window they shared.
+     */
+    public static RequestStats of(String name, long count, long ko, double durationSeconds, double throughput,
+                                  double okThroughput, Histogram ok, Map<String, Long> koReasons, long[] okWindows,
+                                  long[] koWindows, long startNanos, long endNanos, long startEpochMillis,
+                                  long endEpochMillis, Open open) {
+      boolean any = ok.getTotalCount() > 0;
+      return new RequestStats(name, count, ko, durationSeconds, throughput, okThroughput, any ? ok.getMean() : 0,
+          percentile(ok, 50), percentile(ok, 90), percentile(ok, 99), percentile(ok, 99.9), any ? ok.getMaxValue() : 0,
+          koReasons, okWindows, koWindows, spectrumOf(ok), encode(ok), startNanos, endNanos, startEpochMillis,
+          endEpochMillis, open);
+    }
+
     /** Whether this is an open-model (rate) level, with {@link #open} figures. */
     public boolean isOpen() {
       return open != null;
@@ -212,6 +249,8 @@ public final class LatencyRecorder {
       m.put("koPerSecond", koWindows);
       m.put("spectrum", spectrum);
       m.put("histogram", histogram);
+      m.put("startEpochMillis", startEpochMillis);
+      m.put("endEpochMillis", endEpochMillis);
       if (open != null) {
         m.put("open", open.asMap());
       }
@@ -220,16 +259,46 @@ public final class LatencyRecorder {
 
     /** The OK latencies as an HdrHistogram, decoded from {@link #histogram} (exact, mergeable). */
     public Histogram decodeHistogram() {
-      try {
-        return Histogram.decodeFromCompressedByteBuffer(ByteBuffer.wrap(Base64.getDecoder().decode(histogram)), 0);
-      } catch (java.util.zip.DataFormatException e) {
-        throw new IllegalStateException("undecodable histogram", e);
-      }
+      return decode(histogram);
     }
 
-    private static double round(double v, int digits) {
+    static double round(double v, int digits) {
       double f = Math.pow(10, digits);
       return Math.round(v * f) / f;
+    }
+  }
+
+  private static long percentile(Histogram h, double p) {
+    return h.getTotalCount() == 0 ? 0 : h.getValueAtPercentile(p);
+  }
+
+  private static List<SpectrumPoint> spectrumOf(Histogram h) {
+    List<SpectrumPoint> out = new ArrayList<>();
+    if (h.getTotalCount() > 0) {
+      for (double p : SPECTRUM) {
+        out.add(new SpectrumPoint(p, p == 100 ? h.getMaxValue() : h.getValueAtPercentile(p)));
+      }
+    }
+    return out;
+  }
+
+  private static String encode(Histogram h) {
+    ByteBuffer buffer = ByteBuffer.allocate(h.getNeededByteBufferCapacity());
+    int length = h.encodeIntoCompressedByteBuffer(buffer);
+    return Base64.getEncoder().encodeToString(java.util.Arrays.copyOf(buffer.array(), length));
+  }
+
+  /** The wall-clock time of a {@link System#nanoTime} reading, for comparing runs of several JVMs. */
+  public static long epochMillis(long nanos) {
+    return EPOCH_MILLIS_AT_NANO_ZERO + Math.floorDiv(nanos, 1_000_000L);
+  }
+
+  /** An HdrHistogram from its base64 compressed encoding, as the summary holds it. */
+  public static Histogram decode(String encoded) {
+    try {
+      return Histogram.decodeFromCompressedByteBuffer(ByteBuffer.wrap(Base64.getDecoder().decode(encoded)), 0);
+    } catch (java.util.zip.DataFormatException | RuntimeException e) {
+      throw new IllegalArgumentException("undecodable histogram: " + Errors.oneLine(e));
     }
   }
 
@@ -316,48 +385,16 @@ public final class LatencyRecorder {
       Histogram h = merged.copy();
       long ok = h.getTotalCount();
       double seconds = n == 0 ? 0 : Math.max(0, last - first) / 1e9;
-      boolean any = ok > 0;
-      List<SpectrumPoint> spectrum = spectrum(h);
       Map<String, Long> reasons = new LinkedHashMap<>();
       koReasons.entrySet().stream().sorted((a, b) -> Long.compare(b.getValue().sum(), a.getValue().sum()))
           .forEach(e -> reasons.put(e.getKey(), e.getValue().sum()));
-      String encoded = encode(h);
-      Open openFigures = null;
-      if (open) {
-        Histogram r = mergedResponse.copy();
-        Histogram l = mergedLag.copy();
-        boolean anyResponse = r.getTotalCount() > 0;
-        boolean anyLag = l.getTotalCount() > 0;
-        openFigures = new Open(Double.isNaN(offered) ? 0 : offered, maxInFlight, dropped,
-            anyResponse ? r.getMean() : 0, percentile(r, 50), percentile(r, 90), percentile(r, 99),
-            percentile(r, 99.9), anyResponse ? r.getMaxValue() : 0, spectrum(r), encode(r), percentile(l, 50),
-            percentile(l, 99), anyLag ? l.getMaxValue() : 0);
-      }
-      return new RequestStats(name, n, ko, seconds, seconds > 0 ? n / seconds : 0, seconds > 0 ? ok / seconds : 0,
-          any ? h.getMean() : 0,
-          percentile(h, 50), percentile(h, 90), percentile(h, 99), percentile(h, 99.9),
-          any ? h.getMaxValue() : 0,
-          reasons, okWindows, koWindows, spectrum, encoded, n == 0 ? 0 : first, n == 0 ? 0 : last, openFigures);
-    }
-
-    private static long percentile(Histogram h, double p) {
-      return h.getTotalCount() == 0 ? 0 : h.getValueAtPercentile(p);
-    }
-
-    private static List<SpectrumPoint> spectrum(Histogram h) {
-      List<SpectrumPoint> out = new ArrayList<>();
-      if (h.getTotalCount() > 0) {
-        for (double p : SPECTRUM) {
-          out.add(new SpectrumPoint(p, p == 100 ? h.getMaxValue() : h.getValueAtPercentile(p)));
-        }
-      }
-      return out;
-    }
-
-    private static String encode(Histogram h) {
-      ByteBuffer buffer = ByteBuffer.allocate(h.getNeededByteBufferCapacity());
-      int length = h.encodeIntoCompressedByteBuffer(buffer);
-      return Base64.getEncoder().encodeToString(java.util.Arrays.copyOf(buffer.array(), length));
+      Open openFigures = open ? Open.of(Double.isNaN(offered) ? 0 : offered, maxInFlight, dropped,
+          mergedResponse.copy(), mergedLag.copy()) : null;
+      long start = n == 0 ? 0 : first;
+      long end = n == 0 ? 0 : last;
+      return RequestStats.of(name, n, ko, seconds, seconds > 0 ? n / seconds : 0, seconds > 0 ? ok / seconds : 0, h,
+          reasons, okWindows, koWindows, start, end, n == 0 ? 0 : epochMillis(start), n == 0 ? 0 : epochMillis(end),
+          openFigures);
     }
   }
 

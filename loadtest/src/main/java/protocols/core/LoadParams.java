@@ -188,6 +188,68 @@ public final class LoadParams {
     };
   }
 
+  /**
+   * The shared parameters that shape a run's load, as given: injectors of one run must agree on them
+   * (the merge compares them; each framework's own settings are in the summary's protocols).
+   */
+  static final List<String> LOAD_SETTINGS = List.of("levels", "rates", "duration", "calls", "warmup", "warmupMax",
+      "mode", "timeout", "syncThreads", "connections", "orderNameChars", "maxMessageBytes", "maxInFlight", "rateStart",
+      "autoLevels", "ramp", "koPauseMillis", "maxKoPercent", "serverDelayUs");
+
+  /** The given values of {@link #LOAD_SETTINGS}. */
+  public Map<String, String> loadSettings() {
+    Map<String, String> m = new LinkedHashMap<>();
+    for (String n : LOAD_SETTINGS) {
+      raw(n).ifPresent(v -> m.put(n, v));
+    }
+    return m;
+  }
+
+  /** {@code -Dinjectors=N}: injector JVMs on this machine, merged into one result; 1 (default) is this JVM alone. */
+  public int injectors() {
+    int n = intParam("injectors", 1, 1, 64);
+    if (n > 1) {
+      if (raw("injector").isPresent()) {
+        throw new IllegalArgumentException("-Dinjectors=" + n + " starts its injectors itself; -Dinjector names one"
+            + " injector of a run started elsewhere: give one or the other");
+      }
+      if (raw("startAt").isPresent()) {
+        throw new IllegalArgumentException("-Dinjectors=" + n + " sets the injectors' common -DstartAt itself; leave"
+            + " it out");
+      }
+    }
+    return n;
+  }
+
+  /** This JVM's place in a multi-injector run ({@code -Dinjector=i/N}, {@code -DstartAt}). */
+  public Injector injector() {
+    Injector injector = Injector.of(this);
+    if ((injector.count() > 1 || injectors() > 1) && raw("rates").filter("auto"::equals).isPresent()) {
+      throw new IllegalArgumentException("-Drates=auto searches each injector's own capacity, so injectors would run"
+          + " different levels; give a list of rates (each injector offers each rate)");
+    }
+    if ((injector.count() > 1 || injectors() > 1) && !ramp().isZero()) {
+      throw new IllegalArgumentException("-Dramp with several injectors is not supported: Gatling starts each ramp on"
+          + " its own JVM's clock, so their ramps would not line up; leave it out");
+    }
+    if ((injector.count() > 1 || injectors() > 1) && !faults().isEmpty()) {
+      throw new IllegalArgumentException("-Dfaults acts on one injector's embedded server; leave it out with several"
+          + " injectors");
+    }
+    return injector;
+  }
+
+  /** For a simulation that runs as one injector only: refuses the multi-injector parameters with one line. */
+  public LoadParams singleInjector(String simulation) {
+    for (String name : List.of("injectors", "injector", "startAt")) {
+      if (raw(name).isPresent()) {
+        throw new IllegalArgumentException(simulation + " runs as one injector; -D" + name + " is for the one-framework"
+            + " echo simulations (e.g. -Dsimulation=DubboEcho -Dinjectors=2)");
+      }
+    }
+    return this;
+  }
+
   /** The raw values of {@code names} that were given, as {@code -Dname=value} options for another JVM. */
   public List<String> asJvmOptions(List<String> names) {
     List<String> out = new ArrayList<>();
@@ -316,6 +378,8 @@ public final class LoadParams {
     maxKoPercent();
     maxFailingSeconds();
     faults();
+    injectors();
+    injector().checkStartAt(java.time.Instant.now());
     return this;
   }
 }

@@ -1,8 +1,10 @@
 package protocols.core;
 
 import static io.gatling.javaapi.core.CoreDsl.atOnceUsers;
+import static io.gatling.javaapi.core.CoreDsl.exec;
 import static io.gatling.javaapi.core.CoreDsl.scenario;
 
+import io.gatling.javaapi.core.ChainBuilder;
 import io.gatling.javaapi.core.PopulationBuilder;
 import io.gatling.javaapi.core.ScenarioBuilder;
 import java.time.Duration;
@@ -150,6 +152,12 @@ public final class OpenLoad {
    * @param scenario the scenarios' name prefix; must be unique in the simulation
    */
   public List<PopulationBuilder> populations(String scenario, RpcCallActionBuilder<?, ?, ?> call) {
+    return populations(scenario, call, i -> exec(session -> session));
+  }
+
+  /** As above, each level's senders first running {@code before.apply(level index)} (the echo runs' start gate). */
+  List<PopulationBuilder> populations(String scenario, RpcCallActionBuilder<?, ?, ?> call,
+                                      IntFunction<ChainBuilder> before) {
     IntFunction<String> measured = measuredName != null ? measuredName : r -> call.name() + " " + r + " calls/s";
     IntFunction<String> ramped = rampName != null ? rampName : r -> call.name() + " ramp to " + r + " calls/s";
     AutoRates auto = rates.auto() ? new AutoRates(autoLabel.isEmpty() ? call.name() : autoLabel, rates.autoStart())
@@ -159,7 +167,7 @@ public final class OpenLoad {
     for (int i = 0; i < rates.levels(); i++) {
       Level level = new Level(this, i, auto, previous, measured, ramped);
       String name = scenario + " " + (rates.auto() ? "rate level " + (i + 1) : rates.fixed().get(i) + " calls/s");
-      ScenarioBuilder senders = scenario(name).exec(call.sender(level));
+      ScenarioBuilder senders = scenario(name).exec(before.apply(i)).exec(call.sender(level));
       if (!maxFailing.isZero()) {
         senders = senders.exec(EchoRun.stopIfFailing(maxFailing)); // as the closed levels: one line, exit 2
       }

@@ -33,15 +33,22 @@ public final class RpcReportPage {
 
   public static String render(String title, List<LatencyRecorder.RequestStats> requests, RunAnalysis analysis,
                               Map<String, Object> run, boolean interrupted) {
+    return render(title, requests, analysis, run, interrupted, null);
+  }
+
+  /**
+   * The page of {@code requests}; with {@code merged} (the injectors' HTML of a merge), that replaces
+   * this one run's introduction and comes before the levels.
+   */
+  public static String render(String title, List<LatencyRecorder.RequestStats> requests, RunAnalysis analysis,
+                              Map<String, Object> run, boolean interrupted, String merged) {
     StringBuilder h = Html.page(title);
-    h.append("<p>Each level is one Gatling request name. Latencies are <strong>microseconds</strong>, timed by the ")
-        .append("RPC component on the thread that receives the reply (HdrHistogram, OK calls only); ")
-        .append("<em>calls/s</em> is the level's responses divided by the level's own span (first call's start to ")
-        .append("last call's end). Gatling's report, <a id=\"gatling-report\" href=\"index.html\">index.html</a>, keeps ")
-        .append("whole milliseconds and divides each request's count by the whole run's length, so read its ")
-        .append("<em>Cnt/s</em> and its percentiles for these calls here instead. Generated ").append(esc(Html.now()))
-        .append("; the same figures are in <code>").append(LatencyRecorder.SUMMARY_FILE).append("</code>.</p>\n")
-        .append("<p>Closed-loop levels (<em>N clients</em>) time each call from its send: a client waits for its reply, ")
+    if (merged != null) {
+      h.append(merged);
+    } else {
+      intro(h);
+    }
+    h.append("<p>Closed-loop levels (<em>N clients</em>) time each call from its send: a client waits for its reply, ")
         .append("so while the server stalls it sends nothing and its percentiles leave out the calls that would have ")
         .append("waited. Open-model levels (<em>calls/s</em>, <code>-Drates</code>) send on schedule regardless; in the ")
         .append("Levels table their latencies are service times (sent to reply), and the open-model table adds the ")
@@ -58,19 +65,38 @@ public final class RpcReportPage {
     List<Map<String, Object>> faults = (List<Map<String, Object>>) run.getOrDefault("faults", List.of());
     faultTable(h, faults);
     charts(h, requests, faults);
-    h.append("<p class=\"muted\">CPU columns: shares of the whole machine (all cores) during the level, from ")
-        .append("/proc/stat and the processes' CPU times: <em>injector</em> is this Gatling JVM (clients included), ")
-        .append("<em>servers</em> its child processes (the embedded servers), <em>rest</em> everything else that ")
-        .append("was busy. Spread and trend: of the level's full 1-second throughput windows (see the warnings for ")
-        .append("the limits).</p>\n");
+    if (merged == null) {
+      cpuNote(h);
+    }
     @SuppressWarnings("unchecked")
     List<Map<String, Object>> protocols = (List<Map<String, Object>>) run.getOrDefault("protocols", List.of());
     for (Map<String, Object> p : protocols) {
       Html.keyValues(h, "Protocol " + p.getOrDefault("framework", ""), p);
     }
-    Html.keyValues(h, "Machine", RunContext.machine());
+    if (merged == null) {
+      Html.keyValues(h, "Machine", RunContext.machine());
+    }
     h.append("</body></html>\n");
     return h.toString();
+  }
+
+  private static void intro(StringBuilder h) {
+    h.append("<p>Each level is one Gatling request name. Latencies are <strong>microseconds</strong>, timed by the ")
+        .append("RPC component on the thread that receives the reply (HdrHistogram, OK calls only); ")
+        .append("<em>calls/s</em> is the level's responses divided by the level's own span (first call's start to ")
+        .append("last call's end). Gatling's report, <a id=\"gatling-report\" href=\"index.html\">index.html</a>, keeps ")
+        .append("whole milliseconds and divides each request's count by the whole run's length, so read its ")
+        .append("<em>Cnt/s</em> and its percentiles for these calls here instead. Generated ").append(esc(Html.now()))
+        .append("; the same figures are in <code>").append(LatencyRecorder.SUMMARY_FILE).append("</code>.</p>\n");
+  }
+
+  private static void cpuNote(StringBuilder h) {
+    h.append("<p class=\"muted\">CPU columns: shares of the whole machine (all cores) during the level, from ")
+        .append("/proc/stat and the processes' CPU times: <em>injector</em> is this Gatling JVM (clients included), ")
+        .append("<em>servers</em> its child processes (the embedded servers; with <code>-Dinjectors</code> also the ")
+        .append("coordinating JVM with its server and the other injectors), <em>rest</em> everything else that ")
+        .append("was busy. Spread and trend: of the level's full 1-second throughput windows (see the warnings for ")
+        .append("the limits).</p>\n");
   }
 
   private static void table(StringBuilder h, List<LatencyRecorder.RequestStats> requests, RunAnalysis analysis) {

@@ -76,6 +76,13 @@ public final class RunAnalysis {
     return warnings;
   }
 
+  /** This analysis with {@code more} warnings after its own (e.g. a merge's). */
+  public RunAnalysis withWarnings(List<Warning> more) {
+    List<Warning> all = new ArrayList<>(warnings);
+    all.addAll(more);
+    return new RunAnalysis(levels, all);
+  }
+
   public Optional<Level> level(String request) {
     return levels.stream().filter(l -> l.request().equals(request)).findFirst();
   }

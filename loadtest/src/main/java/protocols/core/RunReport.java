@@ -48,6 +48,7 @@ public final class RunReport {
   private final Optional<CpuSampler> cpu;
   private final Path folder;
   private final List<Map<String, Object>> protocols = new ArrayList<>();
+  private final long startedAt = System.currentTimeMillis();
   private final Thread shutdownHook;
   private int attached;
 
@@ -123,6 +124,7 @@ public final class RunReport {
     Map<String, Object> run = new LinkedHashMap<>();
     run.put("protocols", protocols);
     run.put("interrupted", interrupted);
+    identify(run);
     run.put("warmups", warmups);
     if (!faults.isEmpty()) {
       run.put("faults", faults);
@@ -151,6 +153,22 @@ public final class RunReport {
         System.err.println("could not write the report in " + folder + ": " + Errors.oneLine(e));
       }
     }
+  }
+
+  /** What a merge of several injectors' summaries needs: who ran it, when, with which load settings. */
+  private void identify(Map<String, Object> run) {
+    LoadParams params = LoadParams.fromSystemProperties();
+    try {
+      run.put("injector", Injector.of(params).asMap());
+    } catch (IllegalArgumentException e) { // checked before the run (EchoSimulation): not a run of ours
+      run.put("injector", Map.of("index", 0, "count", 1));
+    }
+    run.put("startedAt", java.time.Instant.ofEpochMilli(startedAt).toString());
+    run.put("startedAtEpochMillis", startedAt);
+    if (folder != null) {
+      run.put("gatlingRun", folder.toAbsolutePath().getFileName().toString());
+    }
+    run.put("settings", params.loadSettings());
   }
 
   static void printWarnings(List<RunAnalysis.Warning> warnings) {
