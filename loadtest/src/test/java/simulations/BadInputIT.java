@@ -31,6 +31,8 @@ class BadInputIT {
       "target   | nohost         | error: -Dtarget: expected host:port",
       "target   | 127.0.0.1:1    | error: cannot reach the dubbo server at 127.0.0.1:1",
       "mode     | callback       | error: mode must be async or sync",
+      "startAt  | 2020-01-01T00:00:00Z | error: -DstartAt=2020-01-01T00:00:00Z was",
+      "injectors | 2,x           | error: -Dinjectors must be a whole number",
       "warmup   | soon           | error: -Dwarmup must be auto or a whole number of seconds",
       "maxKoPercent | lots       | error: -DmaxKoPercent must be a number from 0 to 100",
       "serialization | java      | error: -Dserialization must be one of hessian2|kryo|fastjson2",

@@ -58,7 +58,7 @@ public final class RpcReportPage {
       h.append("<p class=\"warn\">The run was interrupted: the figures cover only what ran.</p>\n");
     }
     Html.warnings(h, analysis.warnings());
-    table(h, requests, analysis);
+    table(h, requests, analysis, merged == null ? "not sampled" : "in each injector's report");
     openTable(h, requests, analysis);
     koReasons(h, requests);
     @SuppressWarnings("unchecked")
@@ -99,7 +99,8 @@ public final class RpcReportPage {
         .append("the limits).</p>\n");
   }
 
-  private static void table(StringBuilder h, List<LatencyRecorder.RequestStats> requests, RunAnalysis analysis) {
+  private static void table(StringBuilder h, List<LatencyRecorder.RequestStats> requests, RunAnalysis analysis,
+                            String noCpu) {
     h.append("<table id=\"levels\"><caption>Levels</caption>\n<tr><th>request</th><th>calls</th><th>KO</th>")
         .append("<th>time (s)</th><th>calls/s</th><th>OK calls/s</th><th>mean (µs)</th><th>p50 (µs)</th>")
         .append("<th>p90 (µs)</th><th>p99 (µs)</th><th>p99.9 (µs)</th><th>max (µs)</th><th>CPU injector</th>")
@@ -118,7 +119,7 @@ public final class RpcReportPage {
           .append("</td><td class=\"p99\">").append(r.p99()).append("</td><td>").append(r.p999()).append("</td><td>")
           .append(r.max()).append("</td>");
       if (cpu == null) {
-        h.append("<td colspan=\"4\" class=\"muted\">not sampled</td>");
+        h.append("<td colspan=\"4\" class=\"muted\">").append(noCpu).append("</td>");
       } else {
         h.append("<td>").append(pct(cpu.injector())).append("</td><td>").append(pct(cpu.servers()))
             .append("</td><td class=\"cpu-rest\">").append(pct(cpu.rest())).append("</td><td>").append(pct(cpu.idle()))

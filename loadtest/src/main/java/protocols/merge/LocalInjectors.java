@@ -25,6 +25,7 @@ import protocols.core.Errors;
 import protocols.core.JvmCommand;
 import protocols.core.LoadParams;
 import protocols.core.RpcFramework;
+import protocols.core.Warmup;
 
 /**
  * {@code -Dinjectors=N} on one machine: this JVM starts the server once (or checks {@code -Dtarget}),
@@ -64,12 +65,14 @@ public final class LocalInjectors {
 
   /**
    * {@code -DstartDelay} seconds from launching the injectors to their first level: JVM start, the probe
-   * and the warm-up must fit in it. Default 40 s, or a fixed {@code -Dwarmup} plus 20 s if that is longer.
+   * and the warm-up must fit in it, or every level starts late (each is planned from the first).
+   * Default 20 s plus the warm-up's bound: a fixed {@code -Dwarmup}, or {@code -DwarmupMax} for auto
+   * (an automatic warm-up of two injectors sharing a machine ran to its 60 s limit here).
    */
   static Duration startDelay(LoadParams params) {
-    long warmup = params.warmup().auto() ? 20 : params.warmup().fixed().toSeconds();
-    int fallback = (int) Math.max(40, warmup + 20);
-    return Duration.ofSeconds(params.intParam("startDelay", fallback, 5, 3_600));
+    Warmup.Plan warmup = params.warmup();
+    long bound = warmup.skipped() ? 0 : warmup.auto() ? warmup.max().toSeconds() : warmup.fixed().toSeconds();
+    return Duration.ofSeconds(params.intParam("startDelay", (int) Math.min(3_600, bound + 20), 5, 3_600));
   }
 
   private static int run(EchoRun server, LoadParams params, String simulationClass, int n, Duration delay)

@@ -120,4 +120,51 @@ class LoadParamsTest {
     IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> new LoadParams(values).validate());
     assertTrue(e.getMessage().contains(expected), e.getMessage());
   }
+
+  @Test
+  void injectorIdentityAndStartTime() {
+    Injector alone = new LoadParams(Map.of()).injector();
+    assertEquals(List.of(0, 1), List.of(alone.index(), alone.count()));
+    assertEquals(Optional.empty(), alone.startAt());
+    java.time.Instant now = java.time.Instant.parse("2026-11-30T21:00:00Z");
+    Injector second = new LoadParams(Map.of("injector", "1/2", "startAt", "2026-11-30T21:00:30Z")).injector();
+    assertEquals(List.of(1, 2), List.of(second.index(), second.count()));
+    assertEquals(Optional.of(now.plusSeconds(30)), second.checkStartAt(now).startAt());
+    assertEquals(Optional.of(now), new LoadParams(Map.of("startAt", Long.toString(now.toEpochMilli()))).injector()
+        .startAt(), "epoch milliseconds");
+    assertEquals(Optional.of(now), new LoadParams(Map.of("startAt", "2026-11-30T22:00:00+01:00")).injector()
+        .startAt(), "an offset");
+    // A little late is within the tolerance: the injector starts at once.
+    new LoadParams(Map.of("startAt", "2026-11-30T20:59:57Z")).injector().checkStartAt(now);
+    for (String bad : List.of("2/2", "0/0", "1", "a/b", "-1/2")) {
+      IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+          () -> new LoadParams(Map.of("injector", bad)).injector());
+      assertTrue(e.getMessage().startsWith("-Dinjector must be i/N"), e.getMessage());
+    }
+    IllegalArgumentException past = assertThrows(IllegalArgumentException.class,
+        () -> new LoadParams(Map.of("startAt", "2026-11-30T20:59:00Z")).injector().checkStartAt(now));
+    assertTrue(past.getMessage().contains("was 60 s ago"), past.getMessage());
+    assertThrows(IllegalArgumentException.class,
+        () -> new LoadParams(Map.of("startAt", "2026-12-02T21:00:00Z")).injector().checkStartAt(now));
+    IllegalArgumentException garbled = assertThrows(IllegalArgumentException.class,
+        () -> new LoadParams(Map.of("startAt", "tomorrow")).injector());
+    assertTrue(garbled.getMessage().startsWith("-DstartAt must be an ISO-8601 time"), garbled.getMessage());
+  }
+
+  @Test
+  void severalInjectorsRefuseWhatCannotLineUp() {
+    for (Map<String, String> bad : List.of(
+        Map.of("injectors", "2", "injector", "0/2"),
+        Map.of("injectors", "2", "startAt", "2026-11-30T21:00:00Z"),
+        Map.of("injectors", "2", "rates", "auto"),
+        Map.of("injector", "0/2", "rates", "auto"),
+        Map.of("injectors", "2", "ramp", "5"),
+        Map.of("injector", "1/2", "faults", "stop@1s,cont@2s"))) {
+      assertThrows(IllegalArgumentException.class, () -> new LoadParams(bad).validate(), bad.toString());
+    }
+    assertEquals(2, new LoadParams(Map.of("injectors", "2", "rates", "1000")).validate().injectors());
+    IllegalArgumentException shootout = assertThrows(IllegalArgumentException.class,
+        () -> new LoadParams(Map.of("injectors", "2")).singleInjector("RpcShootout"));
+    assertTrue(shootout.getMessage().startsWith("RpcShootout runs as one injector"), shootout.getMessage());
+  }
 }
