@@ -19,6 +19,7 @@ import java.util.Map;
 import java.util.stream.Stream;
 import protocols.core.Errors;
 import protocols.core.Html;
+import protocols.core.LoadParams;
 import protocols.core.LatencyRecorder;
 import protocols.core.RpcReportPage;
 import protocols.core.RunAnalysis;
@@ -43,8 +44,9 @@ public final class MergeCommand {
             + " -Druns=loadtest/target/gatling/injector-0,loadtest/target/gatling/injector-1");
       }
       String out = System.getProperty("out", "").trim();
-      int expected = parseExpected(System.getProperty("injectors", "0"));
-      long waitSeconds = parseWait(System.getProperty("waitSeconds", "0"));
+      LoadParams params = LoadParams.fromSystemProperties();
+      int expected = params.intParam("injectors", 0, 0, 1_000);
+      int waitSeconds = params.intParam("waitSeconds", 0, 0, 86_400);
       List<Path> folders = waitSeconds > 0 ? await(runs, expected, waitSeconds) : expand(runs);
       Path target = out.isEmpty() ? defaultOut(folders.get(0)) : Paths.get(out);
       write(folders, target, expected, System.out);
@@ -55,32 +57,6 @@ public final class MergeCommand {
       System.err.println("error: could not write the merged report: " + Errors.oneLine(e));
       System.exit(1);
     }
-  }
-
-  private static int parseExpected(String v) {
-    try {
-      int n = Integer.parseInt(v.trim());
-      if (n >= 0 && n <= 1_000) {
-        return n;
-      }
-    } catch (NumberFormatException e) {
-      // below
-    }
-    throw new IllegalArgumentException("-Dinjectors must be the number of injectors started, 1 to 1000; got '" + v
-        + "'");
-  }
-
-  private static long parseWait(String v) {
-    try {
-      long n = Long.parseLong(v.trim());
-      if (n >= 0 && n <= 86_400) {
-        return n;
-      }
-    } catch (NumberFormatException e) {
-      // below
-    }
-    throw new IllegalArgumentException("-DwaitSeconds must be a whole number of seconds from 0 to 86400; got '" + v
-        + "'");
   }
 
   /**
