@@ -274,11 +274,11 @@ public final class EchoRun {
     java.util.concurrent.atomic.AtomicBoolean told = new java.util.concurrent.atomic.AtomicBoolean();
     return exec(session -> {
       long left = due - System.currentTimeMillis();
-      if (told.compareAndSet(false, true) && (k == 0 || left < 0)) {
-        System.out.println(left >= 0 ? "injector: the first level starts at -DstartAt=" + at.get() + ", in "
-            + Html.fmt(left / 1000.0, 1) + " s" : "WARNING: level " + (k + 1) + " starts " + Html.fmt(-left / 1000.0, 1)
-            + " s after its planned start " + at.get() + (k == 0 ? " (-DstartAt): the warm-up overran it" : "")
-            + "; the merge flags it");
+      if (told.compareAndSet(false, true)) { // one line a level: the progress of a -Dinjectors run
+        System.out.println(left >= 0 ? "injector: level " + (k + 1) + " starts at " + at.get()
+            + (k == 0 ? " (-DstartAt)" : "") + ", in " + Html.fmt(left / 1000.0, 1) + " s"
+            : "WARNING: level " + (k + 1) + " starts " + Html.fmt(-left / 1000.0, 1) + " s after its planned start "
+            + at.get() + (k == 0 ? " (-DstartAt): the warm-up overran it" : "") + "; the merge flags it");
       }
       return session;
     }).pause(session -> Duration.ofMillis(Math.max(0, due - System.currentTimeMillis())));
