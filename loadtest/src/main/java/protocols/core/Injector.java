@@ -14,7 +14,7 @@ import java.util.Optional;
  * completion index) and when its first level starts ({@code -DstartAt}), so that N injectors run the
  * same level at the same time and their summaries merge (see {@code protocols.merge}).
  */
-public record Injector(int index, int count, String host, long pid, Optional<Instant> startAt) {
+public record Injector(int index, int count, Optional<Instant> startAt) {
   /** A {@code -DstartAt} further in the past than this is an error: the injectors could not start together. */
   public static final Duration START_TOLERANCE = Duration.ofSeconds(5);
   /** A {@code -DstartAt} further ahead than this is a typo rather than a plan. */
@@ -38,7 +38,7 @@ public record Injector(int index, int count, String host, long pid, Optional<Ins
             + " completion index), e.g. 0/2; got '" + v + "'");
       }
     }
-    return new Injector(index, count, hostName(), ProcessHandle.current().pid(), startAt(params));
+    return new Injector(index, count, startAt(params));
   }
 
   /** {@code -DstartAt}: an ISO-8601 time ({@code 2026-11-30T21:00:00Z}, or with an offset) or epoch milliseconds. */
@@ -77,6 +77,7 @@ public record Injector(int index, int count, String host, long pid, Optional<Ins
     return this;
   }
 
+  /** Looked up only for the summary ({@link #asMap}): the host name can take a DNS lookup. */
   private static String hostName() {
     String env = System.getenv("HOSTNAME"); // the pod's name on Kubernetes
     if (env != null && !env.isBlank()) {
@@ -98,8 +99,8 @@ public record Injector(int index, int count, String host, long pid, Optional<Ins
     Map<String, Object> m = new LinkedHashMap<>();
     m.put("index", index);
     m.put("count", count);
-    m.put("host", host);
-    m.put("pid", pid);
+    m.put("host", hostName());
+    m.put("pid", ProcessHandle.current().pid());
     startAt.ifPresent(at -> {
       m.put("startAt", at.toString());
       m.put("startAtEpochMillis", at.toEpochMilli());

@@ -262,7 +262,8 @@ public final class LatencyRecorder {
       return decode(histogram);
     }
 
-    static double round(double v, int digits) {
+    /** {@code v} to {@code digits} decimals, as the summary writes its rates. */
+    public static double round(double v, int digits) {
       double f = Math.pow(10, digits);
       return Math.round(v * f) / f;
     }

@@ -224,15 +224,16 @@ public final class LoadParams {
   /** This JVM's place in a multi-injector run ({@code -Dinjector=i/N}, {@code -DstartAt}). */
   public Injector injector() {
     Injector injector = Injector.of(this);
-    if ((injector.count() > 1 || injectors() > 1) && raw("rates").filter("auto"::equals).isPresent()) {
+    boolean several = injector.count() > 1 || injectors() > 1;
+    if (several && raw("rates").filter("auto"::equals).isPresent()) {
       throw new IllegalArgumentException("-Drates=auto searches each injector's own capacity, so injectors would run"
           + " different levels; give a list of rates (each injector offers each rate)");
     }
-    if ((injector.count() > 1 || injectors() > 1) && !ramp().isZero()) {
+    if (several && !ramp().isZero()) {
       throw new IllegalArgumentException("-Dramp with several injectors is not supported: Gatling starts each ramp on"
           + " its own JVM's clock, so their ramps would not line up; leave it out");
     }
-    if ((injector.count() > 1 || injectors() > 1) && !faults().isEmpty()) {
+    if (several && !faults().isEmpty()) {
       throw new IllegalArgumentException("-Dfaults acts on one injector's embedded server; leave it out with several"
           + " injectors");
     }

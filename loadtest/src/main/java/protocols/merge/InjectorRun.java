@@ -34,9 +34,10 @@ public record InjectorRun(Path folder, int index, int count, String host, Long s
   public static InjectorRun read(Path path) {
     Path folder = runFolder(path);
     Path file = folder.resolve(LatencyRecorder.SUMMARY_FILE);
+    ObjectMapper mapper = new ObjectMapper();
     JsonNode root;
     try {
-      root = new ObjectMapper().readTree(file.toFile());
+      root = mapper.readTree(file.toFile());
     } catch (IOException e) {
       throw new IllegalArgumentException("cannot read " + file + ": " + Errors.oneLine(e));
     }
@@ -46,7 +47,6 @@ public record InjectorRun(Path folder, int index, int count, String host, Long s
       throw new IllegalArgumentException(file + " has no injector identity or start time: it was written before"
           + " runs could be merged, or is not an rpc-summary.json");
     }
-    ObjectMapper mapper = new ObjectMapper();
     @SuppressWarnings("unchecked")
     Map<String, Object> settings = mapper.convertValue(run.path("settings"), Map.class);
     @SuppressWarnings("unchecked")

@@ -132,22 +132,21 @@ public final class LocalInjectors {
 
   /** Merges the injectors that wrote a summary into {@code root}; false if none did or it failed. */
   private static boolean merge(Path root, int n) {
-    List<Path> folders = new ArrayList<>();
+    List<InjectorRun> runs = new ArrayList<>();
     for (int i = 0; i < n; i++) {
-      Path results = root.resolve("injector-" + i);
-      if (hasSummary(results)) {
-        folders.add(results);
-      } else {
+      try {
+        runs.add(InjectorRun.read(root.resolve("injector-" + i)));
+      } catch (IllegalArgumentException none) {
         System.err.println("error: injector " + i + "/" + n + " wrote no rpc-summary.json: see "
             + root.resolve("injector-" + i + ".log"));
       }
     }
-    if (folders.isEmpty()) {
+    if (runs.isEmpty()) {
       System.err.println("error: no injector wrote a summary: nothing to merge");
       return false;
     }
     try {
-      MergeCommand.write(folders, root, n, System.out);
+      MergeCommand.write(runs, root, n, System.out);
       return true;
     } catch (IOException | RuntimeException e) {
       System.err.println("error: could not merge the injectors' runs: " + Errors.oneLine(e));
@@ -187,15 +186,6 @@ public final class LocalInjectors {
         Thread.currentThread().interrupt();
         return;
       }
-    }
-  }
-
-  private static boolean hasSummary(Path results) {
-    try {
-      InjectorRun.read(results);
-      return true;
-    } catch (IllegalArgumentException e) {
-      return false;
     }
   }
 

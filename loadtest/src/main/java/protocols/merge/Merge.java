@@ -44,8 +44,8 @@ public final class Merge {
       m.put("host", host);
       m.put("count", count);
       m.put("ko", ko);
-      m.put("throughput", Math.round(perSecond * 10) / 10.0);
-      m.put("okThroughput", Math.round(okPerSecond * 10) / 10.0);
+      m.put("throughput", RequestStats.round(perSecond, 1));
+      m.put("okThroughput", RequestStats.round(okPerSecond, 1));
       m.put("p50", p50);
       m.put("p99", p99);
       m.put("max", max);
@@ -58,7 +58,11 @@ public final class Merge {
 
   /** The merged requests, each request's per-injector rows, and what a reader must know before trusting them. */
   public record Result(List<RequestStats> requests, Map<String, List<InjectorLevel>> perInjector,
-                       List<Warning> warnings, RunAnalysis analysis) {
+                       RunAnalysis analysis) {
+    /** The merged levels' own warnings, then the merge's and the injectors' kept ones. */
+    public List<Warning> warnings() {
+      return analysis.warnings();
+    }
   }
 
   /** Merges {@code runs} (at least one); {@code expected} injectors, or 0 to take the runs' own count. */
@@ -73,6 +77,7 @@ public final class Merge {
     Map<String, List<InjectorLevel>> perInjector = new LinkedHashMap<>();
     Set<Integer> firstLevelChecked = new java.util.HashSet<>();
     for (String name : names) {
+      boolean measured = !EchoRun.notMeasured(name);
       List<InjectorRun> with = runs.stream().filter(r -> r.request(name).isPresent()).toList();
       if (with.size() < runs.size()) {
         warnings.add(new Warning(name, "missing-level", "only " + labels(with) + " of the " + runs.size()
@@ -86,11 +91,11 @@ public final class Merge {
         InjectorRun run = with.get(i);
         RequestStats p = parts.get(i);
         double okRate = level.okRates[i];
-        boolean slow = with.size() > 1 && !EchoRun.notMeasured(name) && okRate < SKEW_SHARE * level.meanOkRate();
+        boolean slow = with.size() > 1 && measured && okRate < SKEW_SHARE * level.meanOkRate();
         long offset = p.startEpochMillis() - level.stats.startEpochMillis();
         rows.add(new InjectorLevel(run.index(), run.host(), p.count(), p.ko(), level.rates[i], okRate, p.p50(),
             p.p99(), p.max(), p.isOpen() ? p.open().dropped() : 0, offset, slow));
-        if (p.count() == 0 || EchoRun.notMeasured(name)) {
+        if (p.count() == 0 || !measured) {
           continue;
         }
         if (slow) {
@@ -111,7 +116,7 @@ public final class Merge {
           }
         }
       }
-      if (level.noCommonWindow && with.size() > 1 && !EchoRun.notMeasured(name)) {
+      if (level.noCommonWindow && with.size() > 1 && measured) {
         warnings.add(new Warning(name, "no-common-window", "the injectors were never in this level together for a"
             + " whole second: its calls/s are the sum of each injector's own, not of a load applied at once"));
       }
@@ -125,7 +130,7 @@ public final class Merge {
       }
     }
     RunAnalysis analysis = RunAnalysis.of(merged, Optional.empty(), List.of(), List.of()).withWarnings(warnings);
-    return new Result(merged, perInjector, analysis.warnings(), analysis);
+    return new Result(merged, perInjector, analysis);
   }
 
   private static final class Level {

@@ -47,9 +47,9 @@ public final class MergeCommand {
       LoadParams params = LoadParams.fromSystemProperties();
       int expected = params.intParam("injectors", 0, 0, 1_000);
       int waitSeconds = params.intParam("waitSeconds", 0, 0, 86_400);
-      List<Path> folders = waitSeconds > 0 ? await(runs, expected, waitSeconds) : expand(runs);
-      Path target = out.isEmpty() ? defaultOut(folders.get(0)) : Paths.get(out);
-      write(folders, target, expected, System.out);
+      Map<Path, InjectorRun> read = waitSeconds > 0 ? await(runs, expected, waitSeconds) : read(expand(runs));
+      Path target = out.isEmpty() ? defaultOut(read.keySet().iterator().next()) : Paths.get(out);
+      write(List.copyOf(read.values()), target, expected, System.out);
     } catch (IllegalArgumentException e) {
       System.err.println("error: " + e.getMessage());
       System.exit(1);
@@ -64,16 +64,15 @@ public final class MergeCommand {
    * folders hold a summary, at most that long; then goes on with the ones that do (a missing injector
    * is flagged by the merge). For a merge Job started beside its injectors.
    */
-  static List<Path> await(String runs, int expected, long waitSeconds) {
+  static Map<Path, InjectorRun> await(String runs, int expected, long waitSeconds) {
     long deadline = System.nanoTime() + waitSeconds * 1_000_000_000L;
     long lastSaid = 0;
     while (true) {
-      List<Path> ready = new ArrayList<>();
+      Map<Path, InjectorRun> ready = new LinkedHashMap<>();
       try {
         for (Path p : expand(runs)) {
           try {
-            InjectorRun.read(p);
-            ready.add(p);
+            ready.put(p, InjectorRun.read(p));
           } catch (IllegalArgumentException notYet) {
             // still running
           }
@@ -140,17 +139,22 @@ public final class MergeCommand {
     return out;
   }
 
+  /** Each folder's run, in the order given; the first unreadable one is a one-line error. */
+  private static Map<Path, InjectorRun> read(List<Path> folders) {
+    Map<Path, InjectorRun> out = new LinkedHashMap<>();
+    for (Path f : folders) {
+      out.put(f, InjectorRun.read(f));
+    }
+    return out;
+  }
+
   /** What a merge wrote. */
   public record Written(Path summary, Path page, Merge.Result result) {
   }
 
-  /** Reads {@code folders}, merges them, writes both files into {@code out} and prints the merged table. */
-  public static Written write(List<Path> folders, Path out, int expected, java.io.PrintStream console)
+  /** Merges {@code runs}, writes both files into {@code out} and prints the merged table. */
+  public static Written write(List<InjectorRun> runs, Path out, int expected, java.io.PrintStream console)
       throws IOException {
-    List<InjectorRun> runs = new ArrayList<>();
-    for (Path f : folders) {
-      runs.add(InjectorRun.read(f));
-    }
     Merge.Result result = Merge.of(runs, expected);
     Files.createDirectories(out);
     Map<String, Object> run = new LinkedHashMap<>();
