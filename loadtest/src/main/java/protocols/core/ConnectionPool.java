@@ -2,6 +2,9 @@ package protocols.core;
 
 import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Collections;
+import java.util.IdentityHashMap;
+import java.util.Set;
 import java.util.Deque;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -11,7 +14,7 @@ import java.util.function.Consumer;
  * A pool of connections (or clients) for frameworks whose client carries one call at a time, such as
  * Thrift's. Without a limit it grows to one connection per concurrent call, i.e. one per virtual user
  * in a closed-loop run; with a limit, calls wait for a free connection. A connection that failed is
- * discarded, never reused.
+ * discarded (closed), never reused; closing the pool closes every connection, in use or idle.
  */
 public final class ConnectionPool<C> implements AutoCloseable {
 
@@ -25,6 +28,8 @@ public final class ConnectionPool<C> implements AutoCloseable {
   private final Consumer<C> closer;
   private final int max;
   private final Deque<C> idle = new ArrayDeque<>();
+  /** Connections handed out and not yet released or discarded. */
+  private final Set<C> inUse = Collections.newSetFromMap(new IdentityHashMap<>());
   private final Deque<CompletableFuture<C>> waiting = new ArrayDeque<>();
   private int open;
   private boolean closed;
@@ -44,6 +49,7 @@ public final class ConnectionPool<C> implements AutoCloseable {
       }
       C c = idle.pollFirst();
       if (c != null) {
+        inUse.add(c);
         return CompletableFuture.completedFuture(c);
       }
       if (max > 0 && open >= max) {
@@ -61,12 +67,11 @@ public final class ConnectionPool<C> implements AutoCloseable {
     CompletableFuture<C> next;
     synchronized (this) {
       if (closed) {
-        open--;
-        closer.accept(connection);
-        return;
+        return; // closed with the pool
       }
       next = waiting.pollFirst();
       if (next == null) {
+        inUse.remove(connection);
         idle.addFirst(connection);
         return;
       }
@@ -76,14 +81,20 @@ public final class ConnectionPool<C> implements AutoCloseable {
 
   /** Closes a connection that failed; a waiting call gets a new one. */
   public void discard(C connection) {
-    closeQuietly(connection);
     CompletableFuture<C> next;
     synchronized (this) {
-      next = closed ? null : waiting.pollFirst();
+      if (closed) {
+        return; // closed with the pool
+      }
+      inUse.remove(connection);
+      next = waiting.pollFirst();
       if (next == null) {
         open--;
-        return;
       }
+    }
+    closeQuietly(connection);
+    if (next == null) {
+      return;
     }
     openOne().whenComplete((c, e) -> {
       if (e == null) {
@@ -100,14 +111,23 @@ public final class ConnectionPool<C> implements AutoCloseable {
   }
 
   private CompletableFuture<C> openOne() {
+    C c;
     try {
-      return CompletableFuture.completedFuture(factory.open());
+      c = factory.open();
     } catch (Exception e) {
       synchronized (this) {
         open--;
       }
       return CompletableFuture.failedFuture(e);
     }
+    synchronized (this) {
+      if (!closed) {
+        inUse.add(c);
+        return CompletableFuture.completedFuture(c);
+      }
+    }
+    closeQuietly(c); // the pool closed while it was being opened
+    return CompletableFuture.failedFuture(new IllegalStateException("connection pool closed"));
   }
 
   private void closeQuietly(C connection) {
@@ -123,10 +143,15 @@ public final class ConnectionPool<C> implements AutoCloseable {
     List<C> toClose;
     List<CompletableFuture<C>> toFail;
     synchronized (this) {
+      if (closed) {
+        return;
+      }
       closed = true;
       toClose = new ArrayList<>(idle);
-      open -= idle.size();
+      toClose.addAll(inUse); // a call still on it fails now: the run that needed it is over
+      open = 0;
       idle.clear();
+      inUse.clear();
       toFail = new ArrayList<>(waiting);
       waiting.clear();
     }

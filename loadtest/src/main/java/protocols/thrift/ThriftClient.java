@@ -75,20 +75,33 @@ public final class ThriftClient implements RpcClient {
   }
 
   /**
+   * A generated async client with its socket: Thrift's async client cannot close its own transport,
+   * and neither a failed call nor its manager's timeout closes it, so the pool closes the socket.
+   */
+  record Async<A extends TAsyncClient>(A client, TNonblockingSocket socket) {
+  }
+
+  /**
    * The pool of {@code type}'s async clients (a generated {@code Service.AsyncClient}), made on first
    * use; a Thrift client carries one call at a time, so there is one connection per concurrent call.
+   * A client that failed or timed out is discarded with its socket closed.
    */
   @SuppressWarnings("unchecked")
-  <A extends TAsyncClient> ConnectionPool<A> asyncPool(Class<A> type) {
+  <A extends TAsyncClient> ConnectionPool<Async<A>> asyncPool(Class<A> type) {
     Constructor<A> make = constructor(type, TProtocolFactory.class, TAsyncClientManager.class,
         TNonblockingTransport.class);
-    return (ConnectionPool<A>) pools.computeIfAbsent(type, t -> new ConnectionPool<A>(() -> {
+    return (ConnectionPool<Async<A>>) pools.computeIfAbsent(type, t -> new ConnectionPool<Async<A>>(() -> {
       TNonblockingSocket socket = new TNonblockingSocket(settings.host(), settings.port(), (int) settings.timeoutMillis());
-      TAsyncClientManager manager = managers[Math.floorMod(nextManager.getAndIncrement(), managers.length)];
-      A client = newInstance(make, protocol, manager, socket);
-      client.setTimeout(settings.timeoutMillis());
-      return client;
-    }, c -> { }, settings.connections()));
+      try {
+        TAsyncClientManager manager = managers[Math.floorMod(nextManager.getAndIncrement(), managers.length)];
+        A client = newInstance(make, protocol, manager, socket);
+        client.setTimeout(settings.timeoutMillis());
+        return new Async<>(client, socket);
+      } catch (TTransportException | RuntimeException e) {
+        socket.close();
+        throw e;
+      }
+    }, c -> c.socket().close(), settings.connections()));
   }
 
   /** The pool of {@code type}'s blocking clients (a generated {@code Service.Client}), made on first use. */

@@ -18,7 +18,8 @@ import protocols.core.RpcRequest;
  */
 public record ThriftMethod<A extends TAsyncClient, B extends TServiceClient, Req, Resp>(
     Class<A> asyncType, Async<A, Req, Resp> async, Class<B> blockingType, Blocking<B, Req, Resp> blocking,
-    ConnectionPool<A> asyncPool, ConnectionPool<B> blockingPool) implements RpcMethod<ThriftClient, Req, Resp> {
+    ConnectionPool<ThriftClient.Async<A>> asyncPool, ConnectionPool<B> blockingPool)
+    implements RpcMethod<ThriftClient, Req, Resp> {
 
   /** The async client class a request calls, waiting for the call. */
   public static final class Client<A extends TAsyncClient> {
@@ -71,7 +72,7 @@ public record ThriftMethod<A extends TAsyncClient, B extends TServiceClient, Req
     return asyncPool.acquire().thenCompose(c -> {
       CompletableFuture<Resp> reply = new CompletableFuture<>();
       try {
-        async.call(c, request, new AsyncMethodCallback<>() {
+        async.call(c.client(), request, new AsyncMethodCallback<>() {
           @Override
           public void onComplete(Resp response) {
             asyncPool.release(c);

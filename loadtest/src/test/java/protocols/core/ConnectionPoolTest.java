@@ -65,7 +65,10 @@ class ConnectionPoolTest {
     CompletableFuture<Integer> waiting = pool.acquire();
     pool.close();
     assertTrue(waiting.isCompletedExceptionally());
-    pool.release(a); // released after close: closed, not kept
+    assertEquals(List.of(a), closed, "the connection in use is closed with the pool");
+    pool.release(a); // released after close: not kept, not closed twice
+    pool.discard(a);
     assertEquals(List.of(a), closed);
+    assertEquals(0, pool.size());
   }
 }

@@ -1,0 +1,89 @@
+package protocols.thrift;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import contract.thrift.Order;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
+import org.junit.jupiter.api.Test;
+import protocols.core.EmbeddedServer;
+import protocols.core.RpcMethod;
+import protocols.core.Sockets;
+import servers.thrift.ThriftEchoServer;
+
+/** The Thrift client against a real Thrift server that is killed and restarted while users call. */
+class ThriftClientTest {
+  private static final int USERS = 5;
+
+  /**
+   * Thrift closes a client's socket itself when a call fails or times out (TAsyncClient.onError), so
+   * a kill leaves no connection behind; the pool must close the others, idle or in use, when it closes.
+   */
+  @Test
+  void aKilledServersConnectionsAreClosedAndTheRestWithTheClient() throws Exception {
+    try (EmbeddedServer server = EmbeddedServer.start("thrift", ThriftEchoServer.class.getName(), List.of());
+         ThriftClient client = ThriftDsl.thrift.target(server.address().toString()).timeout(Duration.ofSeconds(1))
+             .newClient()) {
+      RpcMethod<ThriftClient, Order, Order> echo = ThriftDsl.FRAMEWORK.echo(client);
+      AtomicBoolean stop = new AtomicBoolean();
+      AtomicLong ok = new AtomicLong();
+      List<Thread> users = new ArrayList<>();
+      for (int u = 0; u < USERS; u++) {
+        Thread t = new Thread(() -> {
+          long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60); // bounded, whatever happens
+          for (long i = 0; !stop.get() && System.nanoTime() < deadline; i++) {
+            Order order = ThriftDsl.order(i);
+            try {
+              if (order.equals(echo.callAsync(client, order).toCompletableFuture().get(2, TimeUnit.SECONDS))) {
+                ok.incrementAndGet();
+              }
+            } catch (Exception failed) {
+              sleep(20); // as the KO pause: a dead server must not be hammered
+            }
+          }
+        }, "thrift-user-" + u);
+        users.add(t);
+        t.start();
+      }
+      sleep(1_000);
+      long beforeKill = ok.get();
+      server.kill();
+      sleep(1_000);
+      server.restart();
+      long atRestart = ok.get();
+      sleep(1_500);
+      stop.set(true);
+      for (Thread t : users) {
+        t.join(10_000);
+      }
+      assertTrue(beforeKill > 0 && ok.get() > atRestart, "calls worked before the kill and after the restart: "
+          + beforeKill + ", " + atRestart + ", " + ok.get());
+      sleep(300); // the last discards close their sockets
+      int sockets = Sockets.toPort(ProcessHandle.current().pid(), server.address().port());
+      assertTrue(sockets <= USERS, sockets + " sockets to the server for " + USERS + " users: the connections the kill"
+          + " broke were left open");
+      assertEquals(sockets, poolSize(client), "every open socket is a pooled client's");
+      client.close();
+      sleep(300);
+      assertEquals(0, Sockets.toPort(ProcessHandle.current().pid(), server.address().port()),
+          "closing the client closes every pooled connection");
+    }
+  }
+
+  private static int poolSize(ThriftClient client) {
+    return client.asyncPool(contract.thrift.MobileService.AsyncClient.class).size();
+  }
+
+  private static void sleep(long millis) {
+    try {
+      Thread.sleep(millis);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+  }
+}
