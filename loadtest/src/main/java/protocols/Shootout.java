@@ -5,10 +5,12 @@ import io.gatling.javaapi.core.PopulationBuilder;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.OptionalInt;
 import java.util.concurrent.TimeUnit;
 import protocols.core.ComparisonReport;
 import protocols.core.RpcFramework;
@@ -16,6 +18,7 @@ import protocols.core.EchoRun;
 import protocols.core.InvocationMode;
 import protocols.core.JvmCommand;
 import protocols.core.LoadParams;
+import protocols.core.OwnedProcess;
 import protocols.core.RunReport;
 
 /**
@@ -101,20 +104,21 @@ public final class Shootout {
         options.addAll(List.of("-Dmode=" + mode.label(), "-Dtarget=" + run.target(), "-Dplain.framework=" + name,
             "-Dplain.out=" + out));
         System.out.println("plain driver: " + name + " (" + mode.label() + ") ...");
-        try {
-          Process p = new ProcessBuilder(JvmCommand.ofSameVm(options, PlainDriver.class.getName(), List.of()))
-              .redirectErrorStream(true).redirectOutput(dir.resolve(name + "-" + mode.label() + ".log").toFile()).start();
-          if (!p.waitFor(limitSeconds, TimeUnit.SECONDS)) {
-            p.destroyForcibly();
+        // Owned: an interrupted shootout (Ctrl-C, SIGTERM) stops the plain driver too.
+        try (OwnedProcess p = OwnedProcess.start(new ProcessBuilder(
+            JvmCommand.ofSameVm(options, PlainDriver.class.getName(), List.of()))
+            .redirectErrorStream(true).redirectOutput(dir.resolve(name + "-" + mode.label() + ".log").toFile()))) {
+          OptionalInt code = p.waitFor(Duration.ofSeconds(limitSeconds));
+          if (Thread.currentThread().isInterrupted()) {
+            return results;
+          }
+          if (code.isEmpty()) {
             System.err.println("plain driver " + name + " (" + mode.label() + ") overran " + limitSeconds + " s; stopped");
-          } else if (p.exitValue() != 0) {
+          } else if (code.getAsInt() != 0) {
             System.err.println("plain driver " + name + " (" + mode.label() + ") failed; log in " + dir);
           }
         } catch (IOException e) {
           System.err.println("plain driver " + name + " could not start: " + e.getMessage());
-        } catch (InterruptedException e) {
-          Thread.currentThread().interrupt();
-          break;
         }
         results.put(ComparisonReport.key(name, mode), out);
       }

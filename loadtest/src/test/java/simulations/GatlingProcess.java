@@ -134,6 +134,23 @@ final class GatlingProcess {
 
   static Result run(String simulation, Map<String, String> properties, Path resultsRoot, Duration limit)
       throws IOException, InterruptedException {
+    Process p = start(simulation, properties, resultsRoot);
+    Path log = log(resultsRoot);
+    if (!p.waitFor(limit.toSeconds(), TimeUnit.SECONDS)) {
+      p.descendants().forEach(ProcessHandle::destroyForcibly);
+      p.destroyForcibly().waitFor();
+      throw new AssertionError(simulation + " did not finish within " + limit + "; output in " + log);
+    }
+    return new Result(p.exitValue(), Files.readString(log, StandardCharsets.UTF_8), resultsRoot);
+  }
+
+  /** Where a run's console goes. */
+  static Path log(Path resultsRoot) {
+    return resultsRoot.resolveSibling(resultsRoot.getFileName() + ".log");
+  }
+
+  /** Starts a run without waiting for it; its console goes to {@link #log}. */
+  static Process start(String simulation, Map<String, String> properties, Path resultsRoot) throws IOException {
     deleteRecursively(resultsRoot); // a run folder from an earlier build would be ambiguous
     Files.createDirectories(resultsRoot);
     List<String> jvmOptions = new ArrayList<>();
@@ -145,13 +162,6 @@ final class GatlingProcess {
     List<String> command = JvmCommand.of(jvmOptions, "io.gatling.app.Gatling",
         List.of("-s", "simulations." + simulation, "-rf", resultsRoot.toString(), "-rd",
             System.getProperty("gatling.runDescription", "")));
-    Path log = resultsRoot.resolveSibling(resultsRoot.getFileName() + ".log");
-    Process p = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile()).start();
-    if (!p.waitFor(limit.toSeconds(), TimeUnit.SECONDS)) {
-      p.descendants().forEach(ProcessHandle::destroyForcibly);
-      p.destroyForcibly().waitFor();
-      throw new AssertionError(simulation + " did not finish within " + limit + "; output in " + log);
-    }
-    return new Result(p.exitValue(), Files.readString(log, StandardCharsets.UTF_8), resultsRoot);
+    return new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log(resultsRoot).toFile()).start();
   }
 }

@@ -20,6 +20,7 @@ import java.util.regex.Pattern;
 import javax.imageio.ImageIO;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import protocols.core.TestProcesses;
 
 /**
  * A short real shootout of every framework, the ceiling and the plain driver, then its
@@ -66,6 +67,35 @@ class RpcShootoutIT {
     assertEquals(1 + rows.size(), csv.size());
     assertTrue(comparison.get("machine").get("cores").asInt() >= 1);
     assertFalse(comparison.get("versions").get("dubbo").asText().contains("$"), "versions filled in by Maven");
+  }
+
+  @Test
+  void anInterruptedShootoutLeavesNoPlainDriverRunning() throws Exception {
+    Path results = RESULTS.resolve("shootout-interrupted");
+    Process gatling = GatlingProcess.start("RpcShootout",
+        Map.of("frameworks", "netty", "levels", "5", "duration", "30", "warmup", "0", "plain", "true"), results);
+    try {
+      long deadline = System.nanoTime() + Duration.ofSeconds(90).toNanos();
+      while (plainDrivers() == 0 && gatling.isAlive() && System.nanoTime() < deadline) {
+        Thread.sleep(200);
+      }
+      assertEquals(1, plainDrivers(), "the plain driver runs: " + Files.readString(GatlingProcess.log(results)));
+      Thread.sleep(5_000); // into its 30 s level (killed while it still connects, it would end by itself)
+      gatling.destroy(); // SIGTERM, as Ctrl-C or a CI job's cancel
+      assertTrue(gatling.waitFor(60, java.util.concurrent.TimeUnit.SECONDS), "the shootout ended");
+      deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
+      while (plainDrivers() > 0 && System.nanoTime() < deadline) {
+        Thread.sleep(200);
+      }
+      assertEquals(0, plainDrivers(), "a plain driver outlived its shootout");
+    } finally {
+      gatling.destroyForcibly();
+      TestProcesses.killAll("protocols.PlainDriver");
+    }
+  }
+
+  private static long plainDrivers() {
+    return TestProcesses.running("protocols.PlainDriver");
   }
 
   @Test

@@ -387,8 +387,9 @@ public final class EchoRun {
     }
   }
 
-  /** Stops the embedded server, if this run started one. */
+  /** Cancels the faults still to come, then stops the embedded server, if this run started one. */
   public void stop() {
+    faults.cancel();
     if (server != null) {
       server.close();
     }

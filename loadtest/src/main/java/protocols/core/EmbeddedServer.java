@@ -29,6 +29,8 @@ public final class EmbeddedServer implements AutoCloseable {
   private final List<String> command;
   private volatile Process process;
   private volatile boolean stopped;
+  /** Set by {@link #close}: a fault step that fires later must not start a server nobody owns. */
+  private boolean closed;
   private final HostPort address;
   private final Path log;
   private final Thread killOnExit;
@@ -158,8 +160,11 @@ public final class EmbeddedServer implements AutoCloseable {
     return process.isAlive();
   }
 
-  /** Fault injection: SIGKILL, as a crash; returns when the process is gone. */
-  public void kill() {
+  /** Fault injection: SIGKILL, as a crash; returns when the process is gone. Nothing after {@link #close}. */
+  public synchronized void kill() {
+    if (closed) {
+      return;
+    }
     try {
       process.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
     } catch (InterruptedException e) {
@@ -167,8 +172,15 @@ public final class EmbeddedServer implements AutoCloseable {
     }
   }
 
-  /** Fault injection: a new server process on the same address; returns when it is ready. */
-  public void restart() {
+  /**
+   * Fault injection: a new server process on the same address; returns when it is ready.
+   *
+   * @throws IllegalStateException after {@link #close}: nothing is started then
+   */
+  public synchronized void restart() {
+    if (closed) {
+      throw new IllegalStateException("the embedded " + framework + " server was stopped: not restarted");
+    }
     kill();
     try {
       process = new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.appendTo(log.toFile())).start();
@@ -178,8 +190,17 @@ public final class EmbeddedServer implements AutoCloseable {
     awaitReady();
   }
 
-  /** Fault injection: SIGSTOP (a stalled server: connections stay open, nothing answers) or SIGCONT. */
-  public void signal(String name) {
+  /**
+   * Fault injection: SIGSTOP (a stalled server: connections stay open, nothing answers) or SIGCONT.
+   * Nothing after {@link #close}: its process id may belong to another process by then.
+   */
+  public synchronized void signal(String name) {
+    if (!closed) {
+      sendSignal(name);
+    }
+  }
+
+  private void sendSignal(String name) {
     try {
       Process kill = new ProcessBuilder("kill", "-" + name, Long.toString(process.pid()))
           .redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
@@ -192,11 +213,12 @@ public final class EmbeddedServer implements AutoCloseable {
     }
   }
 
-  /** SIGTERM, up to 10 s for a clean exit, then SIGKILL. */
+  /** SIGTERM, up to 10 s for a clean exit, then SIGKILL; a restart in progress finishes first. */
   @Override
-  public void close() {
+  public synchronized void close() {
+    closed = true;
     if (stopped) {
-      signal("CONT"); // a stopped process cannot act on SIGTERM
+      sendSignal("CONT"); // a stopped process cannot act on SIGTERM
     }
     process.destroy();
     try {

@@ -12,6 +12,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.regex.Matcher;
@@ -51,6 +52,9 @@ public final class Faults {
   private final List<Step> steps;
   private final EmbeddedServer server;
   private final boolean apart;
+  /** The steps scheduled so far, so that stopping the run cancels those still to come. */
+  private final List<ScheduledFuture<?>> scheduled = new CopyOnWriteArrayList<>();
+  private volatile boolean cancelled;
 
   /** @param apart whether a fault window's calls get a row of their own ({@code -DfaultsInLevel=false}) */
   public Faults(List<Step> steps, EmbeddedServer server, boolean apart) {
@@ -103,10 +107,31 @@ public final class Faults {
     Level level = new Level(request, startNanos, steps, apart);
     long delay = Math.max(0, startNanos - System.nanoTime());
     for (Step step : steps) {
-      TIMER.schedule(() -> level.apply(step, server), delay + step.at().toNanos(), TimeUnit.NANOSECONDS);
+      if (!cancelled) {
+        scheduled.add(TIMER.schedule(() -> level.apply(step, server), delay + step.at().toNanos(),
+            TimeUnit.NANOSECONDS));
+      }
     }
     any = true;
     return level;
+  }
+
+  /**
+   * Cancels every step still to come (a level that ended early, or a -Dcalls level shorter than its
+   * faults), and waits for one in progress: called before the server is stopped.
+   */
+  public void cancel() {
+    cancelled = true;
+    for (ScheduledFuture<?> f : scheduled) {
+      f.cancel(false);
+    }
+    try {
+      TIMER.submit(() -> { }).get(30, TimeUnit.SECONDS); // a step already running ends before this one
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    } catch (java.util.concurrent.ExecutionException | java.util.concurrent.TimeoutException e) {
+      // the step's own error was reported by it
+    }
   }
 
   /** The name a call of {@code request} started at {@code nanos} is logged under. */
