@@ -10,6 +10,7 @@ import java.nio.file.StandardCopyOption;
 import java.util.ArrayList;
 import java.util.Base64;
 import java.util.Comparator;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -55,6 +56,14 @@ public final class LatencyRecorder {
     series(requestName).record(startNanos, startNanos, endNanos, cut(koReason), false);
   }
 
+  /**
+   * A call of {@code requestName} starts now, at {@code startNanos}: the first one starts the level's
+   * clock (its 1-second windows and its sending span), whichever call completes first.
+   */
+  public void started(String requestName, long startNanos) {
+    series(requestName).begin(startNanos);
+  }
+
   /** A KO message cut at 300 chars: Dubbo puts its whole URL in each message; the start says what happened. */
   private static String cut(String koReason) {
     return koReason != null && koReason.length() > MAX_KO_REASON_CHARS
@@ -70,18 +79,26 @@ public final class LatencyRecorder {
     series(requestName).record(intendedNanos, startNanos, endNanos, cut(koReason), true);
   }
 
-  /** A call of an open-model level that was due but not sent: the cap on calls in flight was reached. */
-  public void recordDropped(String requestName) {
+  /**
+   * A call of an open-model level that was due at {@code dueNanos} but not sent: the cap on calls in
+   * flight was reached. It counts in the level's sending span, as a due call.
+   */
+  public void recordDropped(String requestName, long dueNanos) {
     Series s = series(requestName);
     Shard shard = s.mine.get();
     shard.dropped.lazySet(shard.dropped.get() + 1);
+    shard.due(dueNanos);
   }
 
-  /** Declares {@code requestName} an open-model level offered {@code callsPerSecond}, at most {@code maxInFlight} in flight. */
-  public void declareOpen(String requestName, double callsPerSecond, int maxInFlight) {
+  /**
+   * Declares {@code requestName} an open-model level offered {@code callsPerSecond}, at most
+   * {@code maxInFlight} in flight, whose schedule starts at {@code startNanos} (its clock's start).
+   */
+  public void declareOpen(String requestName, double callsPerSecond, int maxInFlight, long startNanos) {
     Series s = series(requestName);
     s.offered = callsPerSecond;
     s.maxInFlight = maxInFlight;
+    s.begin(startNanos);
   }
 
   private Series series(String requestName) {
@@ -201,29 +218,36 @@ public final class LatencyRecorder {
   }
 
   /**
-   * One request name's figures. Throughput is all responses (OK and KO) per second of the request's
-   * own span, from its first call's start to its last call's end; {@code okThroughput} counts OK
-   * responses only. Latencies are OK calls only. {@code okWindows}/{@code koWindows} count completions
-   * per second from {@code startNanos}; the last window is usually partial.
+   * One request name's figures. The level's <em>sending span</em> runs from its first call's start
+   * (an open level's first due time) to its last call's start (due time), rounded up to a tenth of a
+   * second ({@code sendEndNanos}); {@code durationSeconds} is that span, and {@code throughput} the
+   * responses (OK and KO) that ended within it per second of it ({@code okThroughput}: OK ones), so a
+   * call still in flight when the level stops sending, a late reply or a timeout, cannot stretch it. A
+   * level that sent for under a second is taken over its whole span, to its last reply. Latencies are
+   * OK calls only; {@code count} and {@code ko} are every call. {@code okWindows}/{@code koWindows}
+   * count completions per second from {@code startNanos} (to the last reply), and
+   * {@code p50Windows}/{@code p99Windows} give the OK calls' µs per second (0: none).
    */
   public record RequestStats(String name, long count, long ko, double durationSeconds, double throughput,
                              double okThroughput, double mean, long p50, long p90, long p99, long p999, long max,
-                             Map<String, Long> koReasons, long[] okWindows, long[] koWindows,
-                             List<SpectrumPoint> spectrum, String histogram, long startNanos, long endNanos,
-                             long startEpochMillis, long endEpochMillis, Open open) {
+                             Map<String, Long> koReasons, long[] okWindows, long[] koWindows, long[] p50Windows,
+                             long[] p99Windows, List<SpectrumPoint> spectrum, String histogram, long startNanos,
+                             long sendEndNanos, long endNanos, long startEpochMillis, long sendEndEpochMillis,
+                             long endEpochMillis, Open open) {
     /**
      * The figures of {@code ok} (OK latencies, µs) and the counts. The throughputs are given, not
      * derived: a merge of injectors sums theirs over the window they shared.
      */
     public static RequestStats of(String name, long count, long ko, double durationSeconds, double throughput,
                                   double okThroughput, Histogram ok, Map<String, Long> koReasons, long[] okWindows,
-                                  long[] koWindows, long startNanos, long endNanos, long startEpochMillis,
+                                  long[] koWindows, long[] p50Windows, long[] p99Windows, long startNanos,
+                                  long sendEndNanos, long endNanos, long startEpochMillis, long sendEndEpochMillis,
                                   long endEpochMillis, Open open) {
       boolean any = ok.getTotalCount() > 0;
       return new RequestStats(name, count, ko, durationSeconds, throughput, okThroughput, any ? ok.getMean() : 0,
           percentile(ok, 50), percentile(ok, 90), percentile(ok, 99), percentile(ok, 99.9), any ? ok.getMaxValue() : 0,
-          koReasons, okWindows, koWindows, spectrumOf(ok), encode(ok), startNanos, endNanos, startEpochMillis,
-          endEpochMillis, open);
+          koReasons, okWindows, koWindows, p50Windows, p99Windows, spectrumOf(ok), encode(ok), startNanos,
+          sendEndNanos, endNanos, startEpochMillis, sendEndEpochMillis, endEpochMillis, open);
     }
 
     /** Whether this is an open-model (rate) level, with {@link #open} figures. */
@@ -247,9 +271,12 @@ public final class LatencyRecorder {
       m.put("koReasons", koReasons);
       m.put("okPerSecond", okWindows);
       m.put("koPerSecond", koWindows);
+      m.put("p50PerSecond", p50Windows);
+      m.put("p99PerSecond", p99Windows);
       m.put("spectrum", spectrum);
       m.put("histogram", histogram);
       m.put("startEpochMillis", startEpochMillis);
+      m.put("sendEndEpochMillis", sendEndEpochMillis);
       m.put("endEpochMillis", endEpochMillis);
       if (open != null) {
         m.put("open", open.asMap());
@@ -303,6 +330,18 @@ public final class LatencyRecorder {
     }
   }
 
+  /** Completions are counted per tenth of a second: the sending span ends on a tenth, windows are ten of them. */
+  static final long SLOT_NANOS = 100_000_000L;
+  static final int SLOTS_PER_WINDOW = 10;
+  /** A level that sent for less than this is taken over its whole span, to its last reply. */
+  static final long MIN_SENDING_NANOS = 1_000_000_000L;
+  /**
+   * Per-second latency is kept as a histogram until the level is this many seconds past it, then as
+   * p50 and p99: event loops record their calls within microseconds of each other's seconds, so a
+   * thread still adding to a second this old would be one stalled for seconds.
+   */
+  private static final int OPEN_LATENCY_WINDOWS = 5;
+
   /**
    * One request name. Each thread that completes calls records into a shard of its own (a
    * single-writer HdrHistogram {@link SingleWriterRecorder} and counters it alone writes), so calls
@@ -321,8 +360,14 @@ public final class LatencyRecorder {
     volatile double offered = Double.NaN;
     volatile int maxInFlight;
     final Map<String, LongAdder> koReasons = new ConcurrentHashMap<>();
-    /** The windows' origin: the start of the first call recorded. */
+    /** The level's clock: its first call's start (or due time); windows count from it. */
     volatile long origin = Long.MIN_VALUE;
+    /** Per-second OK latency the shards handed over, by window, until it is final. Guarded by this. */
+    final Map<Integer, Histogram> openLatency = new HashMap<>();
+    /** Final per-second p50 and p99 (µs), by window. Guarded by this. */
+    long[] p50 = new long[0];
+    long[] p99 = new long[0];
+    int newestLatencyWindow = -1;
 
     Series(String name, long order) {
       this.name = name;
@@ -335,17 +380,25 @@ public final class LatencyRecorder {
       return s;
     }
 
-    /** {@code intendedNanos} is {@code startNanos} for a closed-loop call; the span counts from it. */
-    void record(long intendedNanos, long startNanos, long endNanos, String koReason, boolean open) {
+    void begin(long nanos) {
       if (origin == Long.MIN_VALUE) {
         synchronized (this) {
           if (origin == Long.MIN_VALUE) {
-            origin = intendedNanos;
+            origin = nanos;
           }
         }
       }
-      int window = (int) Math.max(0, (endNanos - origin) / 1_000_000_000L);
-      mine.get().record(intendedNanos, startNanos, endNanos, window, koReason == null, open);
+    }
+
+    /** {@code intendedNanos} is {@code startNanos} for a closed-loop call; the span counts from it. */
+    void record(long intendedNanos, long startNanos, long endNanos, String koReason, boolean open) {
+      begin(intendedNanos); // without a declared start: the first call recorded
+      int slot = (int) Math.max(0, (endNanos - origin) / SLOT_NANOS);
+      Shard shard = mine.get();
+      Histogram done = shard.record(intendedNanos, startNanos, endNanos, slot, koReason == null, open);
+      if (done != null) {
+        handOver(shard.handedWindow, done);
+      }
       if (koReason != null) {
         LongAdder reason = koReasons.get(koReason);
         if (reason == null) {
@@ -356,14 +409,43 @@ public final class LatencyRecorder {
       }
     }
 
+    /** A shard's latency of one window, finished: merged, and windows no shard can still add to made final. */
+    synchronized void handOver(int window, Histogram h) {
+      if (window < p50.length && p50[window] + p99[window] > 0) {
+        return; // already final: a stray, late by seconds
+      }
+      openLatency.merge(window, h, (a, b) -> {
+        a.add(b);
+        return a;
+      });
+      newestLatencyWindow = Math.max(newestLatencyWindow, window);
+      List<Integer> old = openLatency.keySet().stream()
+          .filter(w -> w <= newestLatencyWindow - OPEN_LATENCY_WINDOWS).toList();
+      for (int w : old) {
+        finish(w, openLatency.remove(w));
+      }
+    }
+
+    private void finish(int window, Histogram h) {
+      if (window >= p50.length) {
+        p50 = java.util.Arrays.copyOf(p50, Math.max(window + 1, 2 * p50.length));
+        p99 = java.util.Arrays.copyOf(p99, p50.length);
+      }
+      p50[window] = percentile(h, 50);
+      p99[window] = percentile(h, 99);
+    }
+
     synchronized RequestStats stats() {
       long n = 0;
       long ko = 0;
       long first = Long.MAX_VALUE;
+      long lastDue = Long.MIN_VALUE;
       long last = Long.MIN_VALUE;
-      int windowCount = 0;
+      int slotCount = 0;
       long dropped = 0;
       boolean open = !Double.isNaN(offered);
+      Map<Integer, Histogram> latency = new HashMap<>();
+      openLatency.forEach((w, h) -> latency.put(w, h.copy()));
       for (Shard s : shards) {
         merged.add(s.micros.getIntervalHistogram());
         if (s.response != null) {
@@ -375,33 +457,62 @@ public final class LatencyRecorder {
         n += s.count.get();
         ko += s.ko.get();
         first = Math.min(first, s.firstStart.get());
+        lastDue = Math.max(lastDue, s.lastStart.get());
         last = Math.max(last, s.lastEnd.get());
-        windowCount = Math.max(windowCount, s.windowCount());
+        slotCount = Math.max(slotCount, s.slotCount());
+        s.currentLatency(latency);
       }
+      long start = origin; // the windows count from it
+      int windowCount = (slotCount + SLOTS_PER_WINDOW - 1) / SLOTS_PER_WINDOW;
       long[] okWindows = new long[windowCount];
       long[] koWindows = new long[windowCount];
       for (Shard s : shards) {
         s.addWindows(okWindows, koWindows);
       }
+      long[] p50Windows = new long[windowCount];
+      long[] p99Windows = new long[windowCount];
+      for (int w = 0; w < windowCount; w++) {
+        Histogram h = latency.get(w);
+        p50Windows[w] = h != null ? percentile(h, 50) : w < p50.length ? p50[w] : 0;
+        p99Windows[w] = h != null ? percentile(h, 99) : w < p99.length ? p99[w] : 0;
+      }
       Histogram h = merged.copy();
       long ok = h.getTotalCount();
-      double seconds = n == 0 ? 0 : Math.max(0, last - first) / 1e9;
+      // The sending span: to the slot of the last start (due time), so late replies cannot stretch it.
+      long sendEnd = last;
+      double seconds = n == 0 ? 0 : Math.max(0, last - start) / 1e9;
+      double inSpan = n;
+      double okInSpan = ok;
+      if (n > 0 && lastDue != Long.MIN_VALUE && lastDue - start >= MIN_SENDING_NANOS) {
+        int slots = (int) ((lastDue - start) / SLOT_NANOS) + 1;
+        long[] counted = new long[2];
+        for (Shard sh : shards) {
+          sh.addSlots(slots, counted);
+        }
+        inSpan = counted[0] + counted[1];
+        okInSpan = counted[0];
+        sendEnd = start + slots * SLOT_NANOS;
+        seconds = slots * SLOT_NANOS / 1e9;
+      }
       Map<String, Long> reasons = new LinkedHashMap<>();
       koReasons.entrySet().stream().sorted((a, b) -> Long.compare(b.getValue().sum(), a.getValue().sum()))
           .forEach(e -> reasons.put(e.getKey(), e.getValue().sum()));
       Open openFigures = open ? Open.of(Double.isNaN(offered) ? 0 : offered, maxInFlight, dropped,
           mergedResponse.copy(), mergedLag.copy()) : null;
-      long start = n == 0 ? 0 : first;
-      long end = n == 0 ? 0 : last;
-      return RequestStats.of(name, n, ko, seconds, seconds > 0 ? n / seconds : 0, seconds > 0 ? ok / seconds : 0, h,
-          reasons, okWindows, koWindows, start, end, n == 0 ? 0 : epochMillis(start), n == 0 ? 0 : epochMillis(end),
-          openFigures);
+      if (n == 0) {
+        start = sendEnd = last = 0;
+      }
+      return RequestStats.of(name, n, ko, seconds, seconds > 0 ? inSpan / seconds : 0,
+          seconds > 0 ? okInSpan / seconds : 0, h, reasons, okWindows, koWindows, p50Windows, p99Windows, start,
+          sendEnd, last, n == 0 ? 0 : epochMillis(start), n == 0 ? 0 : epochMillis(sendEnd),
+          n == 0 ? 0 : epochMillis(last), openFigures);
     }
   }
 
   /**
    * What one thread recorded for one request name. Only that thread writes; its counters are
-   * published with ordered stores (no lock, no read-modify-write) and read by the report.
+   * published with ordered stores (no lock, no read-modify-write) and read by the report. Its latency
+   * of the current second is a histogram behind the shard's own lock, uncontended but for a report.
    */
   private static final class Shard {
     // Auto-resizing, 3 significant digits: 1 µs resolution below 1 ms.
@@ -413,12 +524,21 @@ public final class LatencyRecorder {
     final AtomicLong count = new AtomicLong();
     final AtomicLong ko = new AtomicLong();
     final AtomicLong firstStart = new AtomicLong(Long.MAX_VALUE);
+    /** The latest start (an open call's due time, dropped ones too). */
+    final AtomicLong lastStart = new AtomicLong(Long.MIN_VALUE);
     final AtomicLong lastEnd = new AtomicLong(Long.MIN_VALUE);
-    /** Completions per 1-second window, OK at even and KO at odd indexes; replaced when it grows. */
-    volatile AtomicLongArray windows = new AtomicLongArray(2 * 64);
+    /** Completions per tenth of a second, OK at even and KO at odd indexes; replaced when it grows. */
+    volatile AtomicLongArray slots = new AtomicLongArray(2 * 16 * SLOTS_PER_WINDOW);
+    /** The OK latency of this thread's current second, 2 significant digits. Guarded by this. */
+    private Histogram latency;
+    private int latencyWindow = -1;
+    /** The window of the histogram {@link #record} last returned. */
+    int handedWindow;
 
-    void record(long intendedNanos, long startNanos, long endNanos, int window, boolean ok, boolean open) {
+    /** Records a call; returns the previous second's latency when this call is the first of a new second. */
+    Histogram record(long intendedNanos, long startNanos, long endNanos, int slot, boolean ok, boolean open) {
       count.lazySet(count.get() + 1);
+      long micros = Math.max(0, (endNanos - startNanos) / 1_000);
       if (open) {
         if (response == null) {
           lag = new SingleWriterRecorder(3);
@@ -429,32 +549,64 @@ public final class LatencyRecorder {
           response.recordValue(Math.max(0, (endNanos - intendedNanos) / 1_000));
         }
       }
+      Histogram done = null;
       if (ok) {
-        micros.recordValue(Math.max(0, (endNanos - startNanos) / 1_000));
+        this.micros.recordValue(micros);
+        done = perSecond(slot / SLOTS_PER_WINDOW, micros);
       } else {
         ko.lazySet(ko.get() + 1);
       }
-      AtomicLongArray w = windows;
-      int i = 2 * window + (ok ? 0 : 1);
+      AtomicLongArray w = slots;
+      int i = 2 * slot + (ok ? 0 : 1);
       if (i >= w.length()) {
         AtomicLongArray grown = new AtomicLongArray(Math.max(2 * w.length(), i + 2));
         for (int k = 0; k < w.length(); k++) {
           grown.lazySet(k, w.get(k));
         }
-        windows = w = grown;
+        slots = w = grown;
       }
       w.lazySet(i, w.get(i) + 1);
       if (intendedNanos < firstStart.get()) {
         firstStart.lazySet(intendedNanos);
       }
+      due(intendedNanos);
       if (endNanos > lastEnd.get()) {
         lastEnd.lazySet(endNanos);
       }
+      return done;
     }
 
-    /** Windows up to the last one with a completion. */
-    int windowCount() {
-      AtomicLongArray w = windows;
+    void due(long nanos) {
+      if (nanos > lastStart.get()) {
+        lastStart.lazySet(nanos);
+      }
+    }
+
+    private synchronized Histogram perSecond(int window, long micros) {
+      Histogram done = null;
+      if (window != latencyWindow) {
+        done = latency;
+        handedWindow = latencyWindow;
+        latency = new Histogram(2);
+        latencyWindow = window;
+      }
+      latency.recordValue(micros);
+      return done;
+    }
+
+    /** Adds this shard's current second, not yet handed over, to {@code into}. */
+    synchronized void currentLatency(Map<Integer, Histogram> into) {
+      if (latency != null && latency.getTotalCount() > 0) {
+        into.merge(latencyWindow, latency.copy(), (a, b) -> {
+          a.add(b);
+          return a;
+        });
+      }
+    }
+
+    /** Slots up to the last one with a completion. */
+    int slotCount() {
+      AtomicLongArray w = slots;
       for (int i = w.length() - 1; i >= 0; i--) {
         if (w.get(i) != 0) {
           return i / 2 + 1;
@@ -464,9 +616,17 @@ public final class LatencyRecorder {
     }
 
     void addWindows(long[] ok, long[] ko) {
-      AtomicLongArray w = windows;
-      for (int i = 0; i < Math.min(w.length(), 2 * ok.length); i++) {
-        (i % 2 == 0 ? ok : ko)[i / 2] += w.get(i);
+      AtomicLongArray w = slots;
+      for (int i = 0; i < w.length() && i / 2 / SLOTS_PER_WINDOW < ok.length; i++) {
+        (i % 2 == 0 ? ok : ko)[i / 2 / SLOTS_PER_WINDOW] += w.get(i);
+      }
+    }
+
+    /** Adds the completions of the first {@code n} slots to {@code counted}: {OK, KO}. */
+    void addSlots(int n, long[] counted) {
+      AtomicLongArray w = slots;
+      for (int i = 0; i < Math.min(w.length(), 2 * n); i++) {
+        counted[i % 2] += w.get(i);
       }
     }
   }

@@ -222,11 +222,11 @@ public final class OpenLoad {
           RateSchedule schedule = new RateSchedule(from, r, load.ramp, load.duration);
           String name = measured.apply(r);
           String rampName = ramped.apply(r);
-          if (schedule.rampCalls() > 0) {
-            recorder.declareOpen(rampName, (from + r) / 2, load.maxInFlight); // the ramp's row first, as it runs
-          }
-          recorder.declareOpen(name, r, load.maxInFlight);
           long start = System.nanoTime() + START_DELAY_NANOS;
+          if (schedule.rampCalls() > 0) { // the ramp's row first, as it runs
+            recorder.declareOpen(rampName, (from + r) / 2, load.maxInFlight, start);
+          }
+          recorder.declareOpen(name, r, load.maxInFlight, start + load.ramp.toNanos());
           if (load.faults != null && !load.faults.isEmpty()) {
             load.faults.startAt(name, start + load.ramp.toNanos());
           }

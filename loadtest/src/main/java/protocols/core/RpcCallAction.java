@@ -63,6 +63,7 @@ final class RpcCallAction<C extends RpcClient, Req, Resp> extends SafeAction {
     long startMillis = clock.nowMillis();
     long startNanos = System.nanoTime();
     String request = Faults.name(level, startNanos); // calls in a fault window are logged apart
+    components.recorder().started(request, startNanos);
     boolean[] sending = {true};
     components.call(session.userId(), bound, message).whenComplete((reply, error) -> {
       long endNanos = System.nanoTime();

@@ -106,7 +106,7 @@ final class RpcOpenAction<C extends RpcClient, Req, Resp> extends SafeAction {
           }
           String name = plan.schedule().inRamp(k) ? plan.rampName() : plan.name();
           if (inFlight >= plan.capPerSender()) {
-            recorder.recordDropped(name);
+            recorder.recordDropped(name, due);
           } else {
             sendOne(name, due);
           }

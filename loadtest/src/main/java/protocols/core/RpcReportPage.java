@@ -83,8 +83,9 @@ public final class RpcReportPage {
   private static void intro(StringBuilder h) {
     h.append("<p>Each level is one Gatling request name. Latencies are <strong>microseconds</strong>, timed by the ")
         .append("RPC component on the thread that receives the reply (HdrHistogram, OK calls only); ")
-        .append("<em>calls/s</em> is the level's responses divided by the level's own span (first call's start to ")
-        .append("last call's end). Gatling's report, <a id=\"gatling-report\" href=\"index.html\">index.html</a>, keeps ")
+        .append("<em>calls/s</em> is the responses that ended within the level's sending span (its first call's ")
+        .append("start to its last call's start, to the next tenth of a second: <em>time (s)</em>) per second of it, ")
+        .append("so calls still in flight when it stopped sending cannot stretch it. Gatling's report, <a id=\"gatling-report\" href=\"index.html\">index.html</a>, keeps ")
         .append("whole milliseconds and divides each request's count by the whole run's length, so read its ")
         .append("<em>Cnt/s</em> and its percentiles for these calls here instead. Generated ").append(esc(Html.now()))
         .append("; the same figures are in <code>").append(LatencyRecorder.SUMMARY_FILE).append("</code>.</p>\n");

@@ -34,9 +34,12 @@ public final class RunAnalysis {
   public record Warning(String request, String kind, String message) {
   }
 
-  /** What was computed for one level: where the CPU went and how steady its throughput was. */
+  /**
+   * What was computed for one level: where the CPU went, how steady its throughput was, and for a rate
+   * level how steady its per-second p50 was ({@code latencySpread}, {@code latencyTrend}: NaN when not judged).
+   */
   public record Level(String request, boolean warmup, CpuSampler.Shares cpu, int fullWindows, double spread,
-                      double trend, Saturation saturation) {
+                      double trend, double latencySpread, double latencyTrend, Saturation saturation) {
     public Map<String, Object> asMap() {
       Map<String, Object> m = new LinkedHashMap<>();
       m.put("warmup", warmup);
@@ -52,6 +55,10 @@ public final class RunAnalysis {
       m.put("fullWindows", fullWindows);
       m.put("windowSpread", round(spread));
       m.put("windowTrend", round(trend));
+      if (!Double.isNaN(latencySpread)) {
+        m.put("p50WindowSpread", round(latencySpread));
+        m.put("p50WindowTrend", round(latencyTrend));
+      }
       return m;
     }
 
@@ -121,13 +128,17 @@ public final class RunAnalysis {
     for (LatencyRecorder.RequestStats r : requests) {
       boolean warmup = EchoRun.notMeasured(r.name());
       CpuSampler.Shares shares = r.count() == 0 ? null
-          : cpu.flatMap(c -> c.between(r.startNanos(), r.endNanos())).orElse(null);
+          : cpu.flatMap(c -> c.between(r.startNanos(), r.sendEndNanos())).orElse(null);
       long[] full = fullWindows(r);
       double[] steadiness = steadiness(full);
       boolean fault = r.name().endsWith(Faults.SUFFIX);
       Saturation saturation = r.isOpen() && !warmup && !fault && r.count() + r.open().dropped() > 0
           ? Saturation.of(r, shares) : null;
-      levels.add(new Level(r.name(), warmup, shares, full.length, steadiness[0], steadiness[1], saturation));
+      long[] p50s = r.isOpen() ? answered(r.p50Windows(), full.length) : new long[0];
+      long[] p99s = r.isOpen() ? answered(r.p99Windows(), full.length) : new long[0];
+      double[] latency = p50s.length >= MIN_WINDOWS ? steadiness(p50s) : new double[] {Double.NaN, Double.NaN};
+      levels.add(new Level(r.name(), warmup, shares, full.length, steadiness[0], steadiness[1], latency[0],
+          latency[1], saturation));
       if (warmup || fault) {
         continue; // a warm-up or ramp is there to be unsteady, a fault to fail
       }
@@ -165,8 +176,60 @@ public final class RunAnalysis {
             steadiness[0] * 100, MAX_SPREAD * 100, steadiness[1] >= 0 ? "rose" : "fell",
             Math.abs(steadiness[1]) * 100, MAX_TREND * 100)));
       }
+      boolean saturated = saturation != null && saturation.saturated(); // a queue that grows is its verdict
+      (saturated ? Optional.<String>empty() : latencyDrift(p50s, p99s, latency)).ifPresent(why -> warnings.add(new Warning(r.name(), "latency-not-steady",
+          "latency was not at steady state: " + why + "; a rate level's throughput is fixed by its schedule, so"
+              + " its latency shows a client or server still warming up (or a queue building): lengthen -Dwarmup"
+              + " or -Dduration")));
     }
     return new RunAnalysis(levels, warnings);
+  }
+
+  /**
+   * A rate level's per-second p50 may spread and trend by at most this across its windows. Quiet warm
+   * levels measured here: 6-7% spread, 12-19% trend; after a 4-second warm-up (the JIT still at work)
+   * 44-52% and 120-144%.
+   */
+  static final double MAX_LATENCY_DRIFT = 0.30;
+  /**
+   * Per-second p99 is noisy (at 500 calls/s it is the 5th-slowest call of a second), so it is judged
+   * by the median of the level's first third of windows against that of its last third: a factor of
+   * this or more either way. Warm levels here: 0.75-1.1, with one at 0.1 (hiccups in its first 5 s).
+   */
+  static final double MAX_P99_FACTOR = 3;
+
+  /** The first {@code n} of {@code windows} that had OK calls (a window without any has no latency). */
+  private static long[] answered(long[] windows, int n) {
+    return java.util.Arrays.stream(windows, 0, Math.min(n, windows.length)).filter(v -> v > 0).toArray();
+  }
+
+  /** Why a rate level's per-second latency was not steady, if it was not. */
+  static Optional<String> latencyDrift(long[] p50s, long[] p99s, double[] p50Steadiness) {
+    if (p50s.length < MIN_WINDOWS) {
+      return Optional.empty();
+    }
+    if (p50Steadiness[0] > MAX_LATENCY_DRIFT || Math.abs(p50Steadiness[1]) > MAX_LATENCY_DRIFT) {
+      return Optional.of(String.format(java.util.Locale.ROOT, "its per-second p50 went from %d µs to %d µs (medians"
+              + " of the first and last third of its seconds), spread %.0f%% and trend %+.0f%% of its mean (limit %.0f%%"
+              + " each)", thirdMedian(p50s, true), thirdMedian(p50s, false), p50Steadiness[0] * 100,
+          p50Steadiness[1] * 100, MAX_LATENCY_DRIFT * 100));
+    }
+    long first = thirdMedian(p99s, true);
+    long last = thirdMedian(p99s, false);
+    if (p99s.length >= MIN_WINDOWS && first > 0 && last > 0
+        && (last >= MAX_P99_FACTOR * first || first >= MAX_P99_FACTOR * last)) {
+      return Optional.of("its per-second p99 went from " + first + " µs to " + last + " µs (medians of the first and"
+          + " last third of its seconds: a factor of " + MAX_P99_FACTOR + " or more)");
+    }
+    return Optional.empty();
+  }
+
+  /** The median of the first (or last) third of {@code values}, at least one value. */
+  static long thirdMedian(long[] values, boolean firstThird) {
+    int k = Math.max(1, values.length / 3);
+    long[] part = firstThird ? java.util.Arrays.copyOfRange(values, 0, k)
+        : java.util.Arrays.copyOfRange(values, values.length - k, values.length);
+    return median(part);
   }
 
   /** A closed level's window with under this share of the median's completions: a stall, not noise. */
@@ -192,9 +255,13 @@ public final class RunAnalysis {
     return sorted.length == 0 ? 0 : sorted[sorted.length / 2];
   }
 
-  /** The level's complete 1-second windows of all completions (OK and KO): the last, partial one is left out. */
+  /**
+   * The level's complete 1-second windows of all completions (OK and KO) within its sending span: the
+   * last, partial one is left out, and so are the seconds of its last replies after it stopped sending.
+   */
   static long[] fullWindows(LatencyRecorder.RequestStats r) {
-    int full = (int) Math.min(r.okWindows().length, Math.max(0, (r.endNanos() - r.startNanos()) / 1_000_000_000L));
+    int full = (int) Math.min(r.okWindows().length,
+        Math.max(0, (r.sendEndNanos() - r.startNanos()) / 1_000_000_000L));
     long[] out = new long[full];
     for (int i = 0; i < full; i++) {
       out[i] = r.okWindows()[i] + (i < r.koWindows().length ? r.koWindows()[i] : 0);

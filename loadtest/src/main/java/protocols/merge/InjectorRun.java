@@ -107,10 +107,12 @@ public record InjectorRun(Path folder, int index, int count, String host, Long s
     }
     long start = r.path("startEpochMillis").asLong();
     long end = r.path("endEpochMillis").asLong();
+    long sendEnd = r.path("sendEndEpochMillis").asLong(end); // written before the sending span: to the last reply
     return RequestStats.of(name, count, ko, r.path("durationSeconds").asDouble(), r.path("throughput").asDouble(),
         r.path("okThroughput").asDouble(), LatencyRecorder.decode(text(r, "histogram")), reasons,
-        longs(r.path("okPerSecond")), longs(r.path("koPerSecond")), start * 1_000_000L, end * 1_000_000L, start, end,
-        open);
+        longs(r.path("okPerSecond")), longs(r.path("koPerSecond")), longs(r.path("p50PerSecond")),
+        longs(r.path("p99PerSecond")), start * 1_000_000L, sendEnd * 1_000_000L, end * 1_000_000L, start, sendEnd,
+        end, open);
   }
 
   private static String text(JsonNode parent, String field) {

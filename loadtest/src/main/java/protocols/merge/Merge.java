@@ -28,9 +28,9 @@ public final class Merge {
   static final long LATE_MILLIS = 1_000;
   /** An injector whose rate in the common window is under this share of the injectors' mean is flagged. */
   static final double SKEW_SHARE = 0.8;
-  /** Injectors' own warnings that the merged figures cannot show again (the merge has no CPU samples). */
+  /** Injectors' own warnings that the merged figures cannot show again (no CPU samples, no per-second latency). */
   private static final Set<String> KEPT_INJECTOR_WARNINGS = Set.of("busy-machine", "warm-up", "injector-saturated",
-      "recovery-not-seen", "no-recovery");
+      "recovery-not-seen", "no-recovery", "latency-not-steady");
   static final String RUN = "(run)";
 
   private Merge() {}
@@ -155,6 +155,7 @@ public final class Merge {
     long ko = 0;
     long origin = Long.MAX_VALUE;
     long end = Long.MIN_VALUE;
+    long sendEnd = Long.MIN_VALUE;
     long commonStart = Long.MIN_VALUE;
     long commonEnd = Long.MAX_VALUE;
     Map<String, Long> reasons = new LinkedHashMap<>();
@@ -166,13 +167,14 @@ public final class Merge {
       if (p.count() > 0) {
         origin = Math.min(origin, p.startEpochMillis());
         end = Math.max(end, p.endEpochMillis());
+        sendEnd = Math.max(sendEnd, p.sendEndEpochMillis());
         commonStart = Math.max(commonStart, p.startEpochMillis());
-        commonEnd = Math.min(commonEnd, p.endEpochMillis());
+        commonEnd = Math.min(commonEnd, p.sendEndEpochMillis());
       }
     }
     Level level = new Level();
     if (origin == Long.MAX_VALUE) { // no injector made a call
-      origin = end = commonStart = commonEnd = 0;
+      origin = end = sendEnd = commonStart = commonEnd = 0;
     }
     // The windows on one time line: each injector's shifted by its start's distance from the first's.
     int length = 0;
@@ -223,8 +225,10 @@ public final class Merge {
       open = LatencyRecorder.Open.of(offered, maxInFlight, dropped, response, lag);
     }
     double common = Math.max(0, commonEnd - commonStart) / 1000.0;
+    // Per-second percentiles cannot be merged from the injectors' own: the merged level has none.
     level.stats = RequestStats.of(name, count, ko, common, throughput, okThroughput, ok, reasons, okWindows,
-        koWindows, origin * 1_000_000L, end * 1_000_000L, origin, end, open);
+        koWindows, new long[0], new long[0], origin * 1_000_000L, sendEnd * 1_000_000L, end * 1_000_000L, origin,
+        sendEnd, end, open);
     return level;
   }
 

@@ -1,6 +1,8 @@
 package protocols.core;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -9,6 +11,8 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -136,14 +140,14 @@ class LatencyRecorderTest {
   @Test
   void anOpenCallRecordsServiceResponseAndLagFromItsDueTime() {
     LatencyRecorder r = new LatencyRecorder();
-    r.declareOpen("echo 100 calls/s (async)", 100, 10);
+    r.declareOpen("echo 100 calls/s (async)", 100, 10, 0);
     for (int k = 0; k < 100; k++) {
       long due = k * 10 * MS;
       // sent 50 µs late, answered 200 µs after the send
       r.recordOpen("echo 100 calls/s (async)", due, due + 50_000, due + 250_000, null);
     }
-    r.recordDropped("echo 100 calls/s (async)");
-    r.recordDropped("echo 100 calls/s (async)");
+    r.recordDropped("echo 100 calls/s (async)", 5 * MS);
+    r.recordDropped("echo 100 calls/s (async)", 15 * MS);
     r.record("echo 5 clients (async)", 0, 100_000, true);
     List<LatencyRecorder.RequestStats> all = r.snapshot();
     LatencyRecorder.RequestStats open = all.get(0);
@@ -154,8 +158,95 @@ class LatencyRecorderTest {
     assertEquals(50, open.open().lagP50(), 1);
     assertEquals(2, open.open().dropped());
     assertEquals(100, open.open().offered());
-    // The span runs from the first due time to the last reply.
+    // Under a second of sending: the span runs from the first due time to the last reply.
     assertEquals(0.99025, open.durationSeconds(), 0.0001);
     assertTrue(!all.get(1).isOpen(), "a closed level has no open figures");
+  }
+
+  /** A 15-second level: {@code rate} calls/s due on schedule, each answered in 200 µs, but its last in {@code lastMillis}. */
+  private static LatencyRecorder.RequestStats level(boolean open, int rate, long lastMillis) {
+    LatencyRecorder r = new LatencyRecorder();
+    String name = open ? "echo " + rate + " calls/s (async)" : "echo 5 clients (async)";
+    if (open) {
+      r.declareOpen(name, rate, 10_000, 0);
+    } else {
+      r.started(name, 0);
+    }
+    int calls = 15 * rate;
+    for (int k = 0; k < calls; k++) {
+      long due = k * 1_000_000_000L / rate;
+      long end = due + (k == calls - 1 ? lastMillis * MS : 200_000);
+      if (open) {
+        r.recordOpen(name, due, due, end, null);
+      } else {
+        r.record(name, due, end, true);
+      }
+    }
+    return r.snapshot().get(0);
+  }
+
+  @Test
+  void aLevelsLastCallTakingThreeSecondsDoesNotMoveItsRateOrItsVerdict() {
+    for (boolean open : new boolean[] {true, false}) {
+      LatencyRecorder.RequestStats quick = level(open, 1_000, 0);
+      LatencyRecorder.RequestStats late = level(open, 1_000, 3_000);
+      assertEquals(15.0, quick.durationSeconds(), 1e-9, "the sending span, to its last start's tenth");
+      assertEquals(15.0, late.durationSeconds(), 1e-9, "a late reply does not stretch it");
+      double change = Math.abs(late.okThroughput() - quick.okThroughput()) / quick.okThroughput();
+      assertTrue(change < 0.01, "calls/s " + quick.okThroughput() + " then " + late.okThroughput());
+      assertEquals(quick.count(), late.count(), "the late call is still counted");
+      RunAnalysis a = RunAnalysis.of(List.of(late), Optional.empty(), List.of());
+      assertEquals(List.of(), a.warnings(), "no stall, no unsteadiness from the seconds after the level stopped");
+      assertEquals(15, a.levels().get(0).fullWindows());
+      if (open) {
+        assertFalse(Saturation.of(late, null).saturated(), Saturation.of(late, null).reason());
+      }
+    }
+  }
+
+  @Test
+  void theWindowsCountFromTheLevelsFirstStartNotItsFirstReply() {
+    LatencyRecorder r = new LatencyRecorder();
+    r.started("echo 2 clients (async)", 0);
+    r.record("echo 2 clients (async)", 900 * MS, 1_100 * MS, true); // answered first
+    r.record("echo 2 clients (async)", 0, 1_300 * MS, true); // the level's first call, slow
+    LatencyRecorder.RequestStats s = r.snapshot().get(0);
+    assertEquals(0, s.startNanos(), "the level's clock starts with its first call");
+    assertArrayEquals(new long[] {0, 2}, s.okWindows(), "both replies came in the level's second second");
+  }
+
+  @Test
+  void perSecondPercentilesMergeTheThreadsThatRecordedThem() throws Exception {
+    LatencyRecorder r = new LatencyRecorder();
+    r.started("echo", 0);
+    List<Thread> threads = new java.util.ArrayList<>();
+    // Both threads go through the seconds together, as event loops completing calls in real time do.
+    java.util.concurrent.CyclicBarrier second = new java.util.concurrent.CyclicBarrier(2);
+    for (long micros : new long[] {100, 300}) {
+      Thread t = new Thread(() -> {
+        for (int s = 0; s < 10; s++) {
+          for (int i = 0; i < 100; i++) {
+            long start = s * 1_000 * MS + i * 10 * MS;
+            r.record("echo", start, start + micros * 1_000, true);
+          }
+          try {
+            second.await(5, TimeUnit.SECONDS);
+          } catch (Exception e) {
+            return;
+          }
+        }
+      });
+      threads.add(t);
+      t.start();
+    }
+    for (Thread t : threads) {
+      t.join();
+    }
+    LatencyRecorder.RequestStats s = r.snapshot().get(0);
+    assertEquals(10, s.p50Windows().length);
+    for (int w = 0; w < 10; w++) {
+      assertEquals(100, s.p50Windows()[w], 1, "second " + w + ": half the calls took 100 µs");
+      assertEquals(300, s.p99Windows()[w], 2, "second " + w + ": the other half, on another thread, 300 µs");
+    }
   }
 }

@@ -33,7 +33,7 @@ class RunAnalysisTest {
     RunAnalysis a = RunAnalysis.of(List.of(level("echo 5 clients (async)", 1000, 1040, 980, 1010, 990, 1000)),
         Optional.empty(), List.of());
     assertEquals(List.of(), a.warnings());
-    assertEquals(5, a.levels().get(0).fullWindows(), "the last, partial window is left out");
+    assertEquals(6, a.levels().get(0).fullWindows(), "every second it sent in");
   }
 
   @Test
@@ -105,7 +105,7 @@ class RunAnalysisTest {
   @Test
   void anInjectorThatFellBehindIsAWarningAndItsLevelIsMarkedSaturated() {
     LatencyRecorder r = new LatencyRecorder();
-    r.declareOpen("echo 1000 calls/s (async)", 1_000, 100);
+    r.declareOpen("echo 1000 calls/s (async)", 1_000, 100, 0);
     for (int k = 0; k < 3_000; k++) {
       long due = k * 1_000_000L;
       r.recordOpen("echo 1000 calls/s (async)", due, due + 4_000_000L, due + 4_200_000L, null);
@@ -115,5 +115,32 @@ class RunAnalysisTest {
     Saturation s = a.level("echo 1000 calls/s (async)").orElseThrow().saturation();
     assertTrue(s.saturated());
     assertEquals(Saturation.INJECTOR, s.limit());
+  }
+
+  /** A 15-second rate level at 500 calls/s whose calls of second s all take {@code p50s[s]} µs. */
+  private static LatencyRecorder.RequestStats rateLevel(long... p50s) {
+    LatencyRecorder r = new LatencyRecorder();
+    String name = "echo 500 calls/s (async)";
+    r.declareOpen(name, 500, 10_000, 0);
+    for (int k = 0; k < 500 * p50s.length; k++) {
+      long due = k * 2_000_000L;
+      r.recordOpen(name, due, due, due + p50s[k / 500] * 1_000, null);
+    }
+    return r.snapshot().get(0);
+  }
+
+  @Test
+  void aRateLevelWhoseLatencyFellAsTheJitWarmedUpIsNotSteady() {
+    // gRPC at 500 calls/s after a 4-second warm-up, as measured here: p50 per second.
+    RunAnalysis cold = RunAnalysis.of(List.of(rateLevel(2943, 1575, 1719, 1815, 1207, 1183, 1143, 879, 823, 763, 791,
+        687, 675, 647, 679)), Optional.empty(), List.of());
+    assertEquals(List.of("latency-not-steady"), kinds(cold));
+    assertTrue(cold.warnings().get(0).message().contains("p50 went from 1719 µs to 679 µs"),
+        cold.warnings().get(0).message());
+    // The same after the automatic warm-up.
+    RunAnalysis warm = RunAnalysis.of(List.of(rateLevel(519, 503, 551, 567, 539, 505, 491, 453, 481, 465, 465, 471, 463,
+        463, 451)), Optional.empty(), List.of());
+    assertEquals(List.of(), warm.warnings());
+    assertEquals(0.07, warm.levels().get(0).latencySpread(), 0.01);
   }
 }

@@ -16,14 +16,14 @@ class SaturationTest {
    */
   private static LatencyRecorder.RequestStats level(int sent, long lagMicros, long serviceMicros, int dropped) {
     LatencyRecorder r = new LatencyRecorder();
-    r.declareOpen("echo 1000 calls/s (async)", 1_000, 100);
+    r.declareOpen("echo 1000 calls/s (async)", 1_000, 100, 0);
     for (int k = 0; k < sent; k++) {
       long due = k * MS;
       long start = due + lagMicros * 1_000;
       r.recordOpen("echo 1000 calls/s (async)", due, start, start + serviceMicros * 1_000, null);
     }
     for (int i = 0; i < dropped; i++) {
-      r.recordDropped("echo 1000 calls/s (async)");
+      r.recordDropped("echo 1000 calls/s (async)", (sent + i) * MS);
     }
     return r.snapshot().get(0);
   }
@@ -45,7 +45,7 @@ class SaturationTest {
 
   @Test
   void repliesFallingBehindMeanTheServer() {
-    // Every reply 300 ms late: 2,000 calls over 2.3 s is 870 calls/s, below 95% of 1,000.
+    // Every reply 300 ms late: of 2,000 calls sent over 2 s, 1,700 end within those 2 s: 850 calls/s.
     Saturation s = Saturation.of(level(2_000, 100, 300_000, 0), null);
     assertTrue(s.saturated());
     assertEquals(Saturation.SERVER, s.limit());

@@ -144,7 +144,7 @@ class MergeTest {
     long end = start + seconds * 1_000L;
     long count = (long) perSecond * seconds;
     return RequestStats.of(name, count, 0, seconds, perSecond, perSecond, h, Map.of(), ok, new long[seconds],
-        start * 1_000_000L, end * 1_000_000L, start, end, null);
+        new long[0], new long[0], start * 1_000_000L, end * 1_000_000L, end * 1_000_000L, start, end, end, null);
   }
 
   private static InjectorRun run(int index, int count, Map<String, Object> settings, RequestStats... requests) {
