@@ -124,7 +124,7 @@ public final class ComparisonReport implements RunReport.SummaryListener {
     Map<String, LatencyRecorder.RequestStats> byName = new LinkedHashMap<>();
     requests.forEach(r -> byName.put(r.name(), r));
     List<Row> rows = rows(byName, name -> analysis.level(name).map(RunAnalysis.Level::cpu)
-        .filter(c -> c != null && c.seconds() > 0).map(c -> c.injector() * Runtime.getRuntime().availableProcessors())
+        .filter(c -> c != null && c.seconds() > 0).map(CpuSampler.Shares::injectorCores)
         .orElse(null));
     List<RunAnalysis.Warning> warnings = new ArrayList<>(analysis.warnings());
     warnings.addAll(plainDriverWarnings(rows));
@@ -139,7 +139,7 @@ public final class ComparisonReport implements RunReport.SummaryListener {
       Files.writeString(folder.resolve(RATES_CSV), ratesCsv(rateRows), StandardCharsets.UTF_8);
       System.out.print(capacityTable(capacities));
     }
-    Files.writeString(folder.resolve(HTML), html(rows, rateRows, capacities, requests, warnings, machine, versions,
+    Files.writeString(folder.resolve(HTML), html(rows, rateRows, capacities, requests, warnings, analysis.cpuNotSampled(), machine, versions,
         interrupted), StandardCharsets.UTF_8);
     for (Path plain : plainResults.values()) {
       if (Files.exists(plain)) {
@@ -323,7 +323,8 @@ public final class ComparisonReport implements RunReport.SummaryListener {
 
   String html(List<Row> rows, List<RateRow> rateRows, List<Capacity> capacities,
               List<LatencyRecorder.RequestStats> requests, List<RunAnalysis.Warning> warnings,
-              Map<String, Object> machine, Map<String, String> versions, boolean interrupted) {
+              Optional<String> cpuNotSampled, Map<String, Object> machine, Map<String, String> versions,
+              boolean interrupted) {
     StringBuilder h = Html.page("RPC shootout");
     h.append("<p>Echo of the write-ups' <code>Order</code>, one level after the other: closed-loop levels (N clients, ")
         .append("each waiting for its reply) and open-model levels (calls sent at a rate, on schedule). Latencies are ")
@@ -342,7 +343,7 @@ public final class ComparisonReport implements RunReport.SummaryListener {
     if (interrupted) {
       h.append("<p class=\"warn\">The run was interrupted: the figures cover only the levels that ran.</p>\n");
     }
-    Html.warnings(h, warnings);
+    Html.warnings(h, warnings, cpuNotSampled);
     if (!rows.isEmpty()) {
       table(h, rows, warnings);
       h.append("<div>\n");

@@ -6,6 +6,7 @@ import java.time.format.DateTimeFormatter;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 
 /** What the report pages share: escaping, number format, the page frame, key-value tables and warnings. */
 public final class Html {
@@ -29,11 +30,17 @@ public final class Html {
     return h;
   }
 
-  /** The validity warnings box: what a reader must know before believing the figures below it. */
-  public static void warnings(StringBuilder h, List<RunAnalysis.Warning> warnings) {
+  /**
+   * The validity warnings box: what a reader must know before believing the figures below it, and
+   * what could not be checked ({@code cpuNotSampled}: why the machine's other work was not measured).
+   */
+  public static void warnings(StringBuilder h, List<RunAnalysis.Warning> warnings, Optional<String> cpuNotSampled) {
+    cpuNotSampled.ifPresent(why -> h.append("<p id=\"not-checked\" class=\"warn\">Not checked: other work on the ")
+        .append("machine (CPU shares not measured: ").append(esc(why)).append(").</p>\n"));
     if (warnings.isEmpty()) {
-      h.append("<p id=\"no-warnings\">No validity warnings: no KO, every measured level at steady state, ")
-          .append("and no other work on the machine above the threshold.</p>\n");
+      h.append("<p id=\"no-warnings\">No validity warnings: no KO, every measured level at steady state")
+          .append(cpuNotSampled.isPresent() ? " (other work on the machine not checked, above)"
+              : ", and no other work on the machine above the threshold").append(".</p>\n");
       return;
     }
     h.append("<div id=\"warnings\"><strong>").append(warnings.size())

@@ -57,7 +57,7 @@ public final class RpcReportPage {
     if (interrupted) {
       h.append("<p class=\"warn\">The run was interrupted: the figures cover only what ran.</p>\n");
     }
-    Html.warnings(h, analysis.warnings());
+    Html.warnings(h, analysis.warnings(), analysis.cpuNotSampled());
     table(h, requests, analysis, merged == null ? "not sampled" : "in each injector's report");
     openTable(h, requests, analysis);
     koReasons(h, requests);

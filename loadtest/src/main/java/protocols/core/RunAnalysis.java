@@ -69,10 +69,12 @@ public final class RunAnalysis {
 
   private final List<Level> levels;
   private final List<Warning> warnings;
+  private final Optional<String> cpuNotSampled;
 
-  private RunAnalysis(List<Level> levels, List<Warning> warnings) {
+  private RunAnalysis(List<Level> levels, List<Warning> warnings, Optional<String> cpuNotSampled) {
     this.levels = List.copyOf(levels);
     this.warnings = List.copyOf(warnings);
+    this.cpuNotSampled = cpuNotSampled;
   }
 
   public List<Level> levels() {
@@ -83,11 +85,24 @@ public final class RunAnalysis {
     return warnings;
   }
 
+  /**
+   * Why no level's CPU shares were measured, if none was: then other work on the machine was not
+   * checked, and "no warnings" must not say it was.
+   */
+  public Optional<String> cpuNotSampled() {
+    return cpuNotSampled;
+  }
+
   /** This analysis with {@code more} warnings after its own (e.g. a merge's). */
   public RunAnalysis withWarnings(List<Warning> more) {
     List<Warning> all = new ArrayList<>(warnings);
     all.addAll(more);
-    return new RunAnalysis(levels, all);
+    return new RunAnalysis(levels, all, cpuNotSampled);
+  }
+
+  /** This analysis, saying why the CPU was not sampled (when it was not). */
+  public RunAnalysis withCpuNotSampledBecause(String why) {
+    return new RunAnalysis(levels, warnings, cpuNotSampled.map(w -> why));
   }
 
   public Optional<Level> level(String request) {
@@ -182,7 +197,8 @@ public final class RunAnalysis {
               + " its latency shows a client or server still warming up (or a queue building): lengthen -Dwarmup"
               + " or -Dduration")));
     }
-    return new RunAnalysis(levels, warnings);
+    boolean sampled = levels.stream().anyMatch(l -> l.cpu() != null);
+    return new RunAnalysis(levels, warnings, sampled ? Optional.empty() : Optional.of("the CPU was not sampled"));
   }
 
   /**
@@ -259,7 +275,7 @@ public final class RunAnalysis {
    * The level's complete 1-second windows of all completions (OK and KO) within its sending span: the
    * last, partial one is left out, and so are the seconds of its last replies after it stopped sending.
    */
-  static long[] fullWindows(LatencyRecorder.RequestStats r) {
+  public static long[] fullWindows(LatencyRecorder.RequestStats r) {
     int full = (int) Math.min(r.okWindows().length,
         Math.max(0, (r.sendEndNanos() - r.startNanos()) / 1_000_000_000L));
     long[] out = new long[full];
@@ -270,7 +286,7 @@ public final class RunAnalysis {
   }
 
   /** {spread, trend}: standard deviation over mean, and the fitted line's change across the windows over the mean. */
-  static double[] steadiness(long[] windows) {
+  public static double[] steadiness(long[] windows) {
     int n = windows.length;
     if (n < 2) {
       return new double[] {0, 0};

@@ -46,6 +46,7 @@ public final class RunReport {
   private final CoreComponents core;
   private final LatencyRecorder recorder = new LatencyRecorder();
   private final Optional<CpuSampler> cpu;
+  private final String cpuNotSampled;
   private final Path folder;
   private final List<Map<String, Object>> protocols = new ArrayList<>();
   private final long startedAt = System.currentTimeMillis();
@@ -56,6 +57,7 @@ public final class RunReport {
     this.core = core;
     this.folder = folder;
     this.cpu = folder == null ? Optional.empty() : CpuSampler.start();
+    this.cpuNotSampled = CpuSampler.notMeasurable().orElse("the CPU was not sampled");
     this.shutdownHook = writeOnExit ? new Thread(() -> write(true), "rpc-summary-on-exit") : null;
     if (shutdownHook != null) {
       Runtime.getRuntime().addShutdownHook(shutdownHook);
@@ -120,7 +122,7 @@ public final class RunReport {
     List<LatencyRecorder.RequestStats> requests = recorder.snapshot();
     List<Map<String, Object>> warmups = Warmup.outcomes();
     List<Map<String, Object>> faults = Faults.outcomes();
-    RunAnalysis analysis = RunAnalysis.of(requests, cpu, warmups, faults);
+    RunAnalysis analysis = RunAnalysis.of(requests, cpu, warmups, faults).withCpuNotSampledBecause(cpuNotSampled);
     Map<String, Object> run = new LinkedHashMap<>();
     run.put("protocols", protocols);
     run.put("interrupted", interrupted);
@@ -141,7 +143,7 @@ public final class RunReport {
         }
       }
       System.out.println("RPC summary (µs latencies): " + file.toAbsolutePath());
-      printWarnings(analysis.warnings());
+      printWarnings(analysis, System.out);
       pointAtReportOnExit(page);
     } catch (IOException e) {
       System.err.println("could not write the RPC report in " + folder + ": " + Errors.oneLine(e));
@@ -171,14 +173,19 @@ public final class RunReport {
     run.put("settings", params.loadSettings());
   }
 
-  static void printWarnings(List<RunAnalysis.Warning> warnings) {
+  /** The validity lines of a run's console: what was not checked, then each warning (or none). */
+  public static void printWarnings(RunAnalysis analysis, java.io.PrintStream console) {
+    List<RunAnalysis.Warning> warnings = analysis.warnings();
+    analysis.cpuNotSampled().ifPresent(why -> console.println("Validity: other work on the machine not checked"
+        + " (CPU shares not measured: " + why + ")."));
     if (warnings.isEmpty()) {
-      System.out.println("Validity: no warnings.");
+      console.println("Validity: no warnings.");
       return;
     }
-    System.out.println("Validity: " + warnings.size() + " warning(s): the figures of these levels should not be trusted as they are.");
+    console.println("Validity: " + warnings.size() + " warning(s): the figures of these levels should not be trusted"
+        + " as they are.");
     for (RunAnalysis.Warning w : warnings) {
-      System.out.println("WARNING [" + w.kind() + "] " + w.request() + ": " + w.message());
+      console.println("WARNING [" + w.kind() + "] " + w.request() + ": " + w.message());
     }
   }
 

@@ -129,7 +129,9 @@ public final class Merge {
         }
       }
     }
-    RunAnalysis analysis = RunAnalysis.of(merged, Optional.empty(), List.of(), List.of()).withWarnings(warnings);
+    RunAnalysis analysis = RunAnalysis.of(merged, Optional.empty(), List.of(), List.of()).withWarnings(warnings)
+        .withCpuNotSampledBecause("the merge has no CPU samples; each injector's own report has its CPU shares and"
+            + " its busy-machine warnings, which are kept here");
     return new Result(merged, perInjector, analysis);
   }
 

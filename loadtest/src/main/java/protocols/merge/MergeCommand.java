@@ -22,7 +22,7 @@ import protocols.core.Html;
 import protocols.core.LoadParams;
 import protocols.core.LatencyRecorder;
 import protocols.core.RpcReportPage;
-import protocols.core.RunAnalysis;
+import protocols.core.RunReport;
 import protocols.core.SummaryTable;
 
 /**
@@ -190,15 +190,7 @@ public final class MergeCommand {
         (Boolean) run.get("interrupted"), injectorsHtml(runs, injectors, result)), StandardCharsets.UTF_8);
     console.println(SummaryTable.render(result.requests()));
     console.println(perInjectorTable(result));
-    if (result.warnings().isEmpty()) {
-      console.println("Validity: no warnings.");
-    } else {
-      console.println("Validity: " + result.warnings().size() + " warning(s): the figures of these levels should not"
-          + " be trusted as they are.");
-      for (RunAnalysis.Warning w : result.warnings()) {
-        console.println("WARNING [" + w.kind() + "] " + w.request() + ": " + w.message());
-      }
-    }
+    RunReport.printWarnings(result.analysis(), console);
     console.println("Merged RPC summary of " + runs.size() + " injectors: " + summary.toAbsolutePath());
     console.println("Merged RPC report: " + page.toAbsolutePath().toUri());
     return new Written(summary, page, result);

@@ -59,6 +59,9 @@ public final class History {
       m.put("p99", l.p99());
       m.put("ko", l.ko());
       m.put("warnings", l.warnings());
+      m.put("windows", l.windows());
+      m.put("spread", Math.round(l.spread() * 1000) / 1000.0);
+      m.put("p99Spread", Math.round(l.p99Spread() * 1000) / 1000.0);
       ls.add(m);
     }
     r.put("levels", ls);
@@ -74,16 +77,27 @@ public final class History {
         StandardOpenOption.CREATE, StandardOpenOption.APPEND);
   }
 
-  /** {@code field} of the level {@code key} in each night that ran it without KO, oldest first. */
-  public static List<Double> series(List<JsonNode> nights, String key, String field) {
-    List<Double> out = new ArrayList<>();
+  /** The level {@code key} of the last {@code last} nights that ran it without KO, oldest first. */
+  public static List<JsonNode> comparable(List<JsonNode> nights, String key, int last) {
+    List<JsonNode> out = new ArrayList<>();
     for (JsonNode night : nights) {
       for (JsonNode level : night.path("levels")) {
-        if (key.equals(level.path("key").asText()) && level.path("ko").asLong() == 0 && level.has(field)) {
-          out.add(level.get(field).asDouble());
+        if (key.equals(level.path("key").asText()) && level.path("ko").asLong() == 0) {
+          out.add(level);
         }
       }
     }
-    return out;
+    return out.subList(Math.max(0, out.size() - last), out.size());
+  }
+
+  /** {@code field} of each of {@code levels} that has it. */
+  public static List<Double> values(List<JsonNode> levels, String field) {
+    return levels.stream().filter(l -> l.has(field)).map(l -> l.get(field).asDouble()).toList();
+  }
+
+  /** The median of {@code field} over {@code levels}; {@code otherwise} where none has it (older records). */
+  public static double median(List<JsonNode> levels, String field, double otherwise) {
+    List<Double> v = values(levels, field);
+    return v.isEmpty() ? otherwise : Regression.median(v);
   }
 }

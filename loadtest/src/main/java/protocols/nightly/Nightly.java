@@ -38,9 +38,12 @@ public final class Nightly implements RunReport.SummaryListener {
   public static final String SUMMARY = "nightly-summary.md";
   private static final ObjectMapper JSON = new ObjectMapper();
 
-  /** One framework at one level tonight. */
+  /**
+   * One framework at one level tonight; {@code windows} full 1-second windows, whose calls/s spread by
+   * {@code spread} and whose per-second p99 by {@code p99Spread} (standard deviation over mean): its noise.
+   */
   public record Level(String framework, int clients, String mode, double callsPerSecond, long p50, long p99,
-                      long ko, long count, List<String> warnings) {
+                      long ko, long count, List<String> warnings, int windows, double spread, double p99Spread) {
     String key() {
       return clients == 0 ? framework : Nightly.key(framework, clients, mode);
     }
@@ -60,6 +63,7 @@ public final class Nightly implements RunReport.SummaryListener {
   private final List<InvocationMode> modes;
   private final Path history;
   private final int nights;
+  private final int minNights;
   private final double throughputFloor;
   private final double p99Floor;
   private final boolean failOnWarnings;
@@ -71,6 +75,7 @@ public final class Nightly implements RunReport.SummaryListener {
     this.modes = params.modes();
     this.history = Paths.get(params.string("history", "nightly-history.jsonl"));
     this.nights = params.intParam("historyNights", 7, 1, 1_000);
+    this.minNights = params.intParam("minNights", 2, 1, 1_000);
     this.throughputFloor = params.intParam("throughputMarginPercent", 10, 0, 99) / 100.0;
     this.p99Floor = params.intParam("p99MarginPercent", 25, 0, 10_000) / 100.0;
     this.failOnWarnings = params.bool("failOnWarnings", false);
@@ -102,7 +107,7 @@ public final class Nightly implements RunReport.SummaryListener {
       gates.addAll(gates(level, past));
     }
     if (interrupted || tonight.size() < frameworks.size() * levels.size() * modes.size()) {
-      gates.add(new Gate(new Level("run", 0, "", 0, 0, 0, 0, 0, List.of()), "complete", false,
+      gates.add(new Gate(new Level("run", 0, "", 0, 0, 0, 0, 0, List.of(), 0, 0, 0), "complete", false,
           "the run ended before every framework and level had run"));
     }
     long failed = gates.stream().filter(g -> !g.passed()).count();
@@ -176,8 +181,11 @@ public final class Nightly implements RunReport.SummaryListener {
           }
           List<String> warnings = analysis.warnings().stream().filter(w -> w.request().equals(name))
               .map(w -> w.kind() + ": " + w.message()).toList();
+          long[] full = RunAnalysis.fullWindows(s);
+          long[] p99s = java.util.Arrays.stream(s.p99Windows(), 0, Math.min(full.length, s.p99Windows().length))
+              .filter(v -> v > 0).toArray();
           out.add(new Level(framework, clients, mode.label(), s.okThroughput(), s.p50(), s.p99(), s.ko(), s.count(),
-              warnings));
+              warnings, full.length, RunAnalysis.steadiness(full)[0], RunAnalysis.steadiness(p99s)[0]));
         }
       }
     }
@@ -197,13 +205,25 @@ public final class Nightly implements RunReport.SummaryListener {
       out.add(new Gate(level, "limit calls/s", level.callsPerSecond() >= min, String.format(
           "%,.0f calls/s, limit %,.0f", level.callsPerSecond(), min)));
     }
-    List<Double> throughput = History.series(past, level.key(), "callsPerSecond");
-    Regression.Verdict t = Regression.judge("calls/s", level.callsPerSecond(), throughput, nights, throughputFloor,
-        Better.HIGHER);
-    out.add(new Gate(level, "regression calls/s", t.passed(), t.message()));
-    List<Double> p99 = History.series(past, level.key(), "p99");
-    Regression.Verdict p = Regression.judge("p99 µs", level.p99(), p99, nights, p99Floor, Better.LOWER);
-    out.add(new Gate(level, "regression p99", p.passed(), p.message()));
+    List<JsonNode> before = History.comparable(past, level.key(), nights);
+    if (!level.warnings().isEmpty()) {
+      // A level its run says not to trust is no measurement to compare: the validity gate reports it.
+      String why = "not judged: tonight's level has validity warnings (" + String.join("; ", level.warnings().stream()
+          .map(w -> w.substring(0, w.indexOf(':'))).toList()) + ")";
+      out.add(new Gate(level, "regression calls/s", true, why));
+      out.add(new Gate(level, "regression p99", true, why));
+    } else {
+      Regression.Verdict t = Regression.judge("calls/s", level.callsPerSecond(),
+          History.values(before, "callsPerSecond"), Regression.noise(level.spread(), level.windows(),
+              History.median(before, "spread", level.spread()), (int) History.median(before, "windows", level.windows())),
+          new Regression.Rule(nights, throughputFloor, minNights, Better.HIGHER));
+      out.add(new Gate(level, "regression calls/s", t.passed(), t.message()));
+      Regression.Verdict p = Regression.judge("p99 µs", level.p99(), History.values(before, "p99"),
+          Regression.noise(level.p99Spread(), level.windows(), History.median(before, "p99Spread", level.p99Spread()),
+              (int) History.median(before, "windows", level.windows())),
+          new Regression.Rule(nights, p99Floor, minNights, Better.LOWER));
+      out.add(new Gate(level, "regression p99", p.passed(), p.message()));
+    }
     out.add(new Gate(level, "validity", !failOnWarnings || level.warnings().isEmpty(),
         level.warnings().isEmpty() ? "no warnings" : String.join("; ", level.warnings())
             + (failOnWarnings ? "" : " (reported; -DfailOnWarnings=true fails on them)")));

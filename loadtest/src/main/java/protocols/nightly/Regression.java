@@ -39,26 +39,48 @@ public final class Regression {
   }
 
   /**
+   * How a gate judges: the last {@code nights} comparable nights, the smallest relative margin
+   * {@code floor} (e.g. 0.10), how many earlier nights a regression needs before it can fail the build
+   * ({@code minNights}: fewer, and it is reported only), and which way is better.
+   */
+  public record Rule(int nights, double floor, int minNights, Better better) {
+  }
+
+  /**
    * @param what e.g. "calls/s" or "p99 µs"
    * @param tonight this run's figure
-   * @param history the previous nights' figures, oldest first; only the last {@code nights} count
-   * @param floor the smallest relative margin, e.g. 0.10
+   * @param history the previous comparable nights' figures, oldest first; only the last {@code rule.nights()} count
+   * @param noise the relative margin the runs' own noise asks for (tonight's and the baseline's 1-second
+   *     windows, see {@link #noise}); 0 to judge on the history alone
    */
-  public static Verdict judge(String what, double tonight, List<Double> history, int nights, double floor,
-                              Better better) {
+  public static Verdict judge(String what, double tonight, List<Double> history, double noise, Rule rule) {
     if (history.isEmpty()) {
       return new Verdict(true, false, Double.NaN, Double.NaN, what + " " + fmt(tonight)
           + ": no earlier night to compare with");
     }
-    List<Double> last = history.subList(Math.max(0, history.size() - nights), history.size());
+    List<Double> last = history.subList(Math.max(0, history.size() - rule.nights()), history.size());
     double baseline = median(last);
-    double margin = margin(last, floor);
+    double margin = Math.max(margin(last, rule.floor()), noise);
     double change = baseline == 0 ? 0 : (tonight - baseline) / baseline;
-    boolean worse = better == Better.HIGHER ? change < -margin : change > margin;
+    boolean worse = rule.better() == Better.HIGHER ? change < -margin : change > margin;
+    boolean enough = last.size() >= rule.minNights();
     String message = String.format("%s %s vs %s (median of %d night%s): %+.1f%%, allowed %s%.1f%%", what,
         fmt(tonight), fmt(baseline), last.size(), last.size() == 1 ? "" : "s", 100 * change,
-        better == Better.HIGHER ? "-" : "+", 100 * margin);
-    return new Verdict(!worse, true, baseline, margin, message);
+        rule.better() == Better.HIGHER ? "-" : "+", 100 * margin)
+        + (worse && !enough ? "; reported only: " + last.size() + " earlier night" + (last.size() == 1 ? "" : "s")
+        + ", " + rule.minNights() + " needed before a regression can fail the build" : "");
+    return new Verdict(!(worse && enough), true, baseline, margin, message);
+  }
+
+  /**
+   * The margin two runs' own noise asks for: three standard errors of the difference of their means,
+   * each run's error being its 1-second windows' spread (standard deviation over mean) over the square
+   * root of their number. A level whose seconds swing widely cannot tell a small regression from luck.
+   */
+  public static double noise(double spreadTonight, int windowsTonight, double spreadBefore, int windowsBefore) {
+    double a = windowsTonight > 0 ? spreadTonight / Math.sqrt(windowsTonight) : 0;
+    double b = windowsBefore > 0 ? spreadBefore / Math.sqrt(windowsBefore) : 0;
+    return 3 * Math.sqrt(a * a + b * b);
   }
 
   static String fmt(double v) {
