@@ -2,6 +2,8 @@ package protocols;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
+import protocols.core.Parameters;
 import protocols.core.RpcFramework;
 import protocols.dubbo.DubboDsl;
 import protocols.grpc.GrpcDsl;
@@ -31,6 +33,22 @@ public final class Frameworks {
   public static RpcFramework<?, ?> byName(String name) {
     return ALL.stream().filter(f -> f.name().equals(name)).findFirst().orElseThrow(() ->
         new IllegalArgumentException("unknown framework '" + name + "'; known: " + String.join(",", names())));
+  }
+
+  /**
+   * What a run of {@code simulation} takes: {@code uses}, and the own parameters of {@code running}
+   * among every framework's ({@code -Dtarget.<framework>} where it runs several).
+   */
+  public static Parameters.Run run(String simulation, Set<Parameters.Use> uses, List<RpcFramework<?, ?>> running,
+                                   boolean targetPerFramework) {
+    return new Parameters.Run(simulation, uses, ownParams(running), ownParams(ALL), Set.copyOf(names()),
+        targetPerFramework);
+  }
+
+  private static Set<String> ownParams(List<RpcFramework<?, ?>> frameworks) {
+    Set<String> out = new java.util.TreeSet<>();
+    frameworks.forEach(f -> f.params().forEach(p -> out.add(p.property())));
+    return out;
   }
 
   /** {@code -Dframeworks=dubbo,grpc}: the named ones, in the order given. */

@@ -16,11 +16,15 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicLongArray;
+import java.util.function.BooleanSupplier;
 import protocols.core.CallTimer;
 import protocols.core.ComparisonReport;
 import protocols.core.EchoRun;
+import protocols.core.Errors;
 import protocols.core.GatlingLoops;
 import protocols.core.HostPort;
 import protocols.core.InvocationMode;
@@ -56,11 +60,11 @@ public final class PlainDriver {
     System.exit(code); // some frameworks leave non-daemon threads behind
   }
 
-  private static <C extends RpcClient, R> int run(RpcFramework<C, R> framework, LoadParams params,
-                                                  InvocationMode mode, HostPort target,
-                             Path out) throws InterruptedException, IOException {
+  static <C extends RpcClient, R> int run(RpcFramework<C, R> framework, LoadParams params, InvocationMode mode,
+                                          HostPort target, Path out) throws InterruptedException, IOException {
     LatencyRecorder recorder = new LatencyRecorder();
     Map<String, Double> cpuPerCall = new LinkedHashMap<>();
+    Map<String, Object> warmupOutcome = new LinkedHashMap<>();
     boolean complete = true;
     // Event loops like Gatling's: the clients that can run on them (gRPC, the ceiling) get the same
     // connections, one per loop, as in the Gatling run, and each user's calls stay on one loop.
@@ -68,26 +72,19 @@ public final class PlainDriver {
     try (C client = framework.newClient(params, target, mode, params.timeout(), loops);
          CallTimer timeouts = new CallTimer(framework.name())) {
       Driver<C, R> driver = new Driver<>(framework, client, framework.echo(client), mode, params.timeout().toMillis(),
-          params.syncThreads(), params, timeouts);
+          params.koPause().toNanos(), params.syncThreads(), params, timeouts, new AtomicLong());
       List<Integer> levels = params.levels();
       Warmup.Plan warmup = params.warmup();
-      int users = Math.min(20, levels.stream().mapToInt(Integer::intValue).max().orElse(1));
-      if (warmup.auto()) {
-        // As Gatling's auto warm-up: 1-second rounds until the last ones are stable, bounded.
-        AtomicLongArray rounds = new AtomicLongArray((int) warmup.max().toSeconds() + 1);
-        int n = 0;
-        while (n < rounds.length() && !Warmup.isStable(rounds, n)) {
-          LatencyRecorder round = new LatencyRecorder();
-          complete &= driver.level(users, Duration.ofSeconds(1), Optional.empty(), round, "warm-up");
-          rounds.set(n++, round.count("warm-up"));
-        }
-      } else if (!warmup.skipped()) {
-        complete &= driver.level(users, warmup.fixed(), Optional.empty(), new LatencyRecorder(), "warm-up");
+      if (!warmup.skipped()) {
+        int users = Math.min(20, levels.stream().mapToInt(Integer::intValue).max().orElse(1));
+        complete &= warmUp(driver, users, warmup, warmupOutcome);
       }
       for (int clients : levels) {
         String name = EchoRun.requestName("", clients, mode);
         long cpu0 = processCpuNanos();
-        complete &= driver.level(clients, params.duration(), params.calls(), recorder, name);
+        long deadline = System.nanoTime() + params.duration().toNanos();
+        complete &= driver.level(clients, params.duration(), () -> System.nanoTime() < deadline, params.calls(),
+            recorder, name, () -> { });
         long cpu = processCpuNanos() - cpu0;
         long calls = recorder.count(name);
         if (cpu0 >= 0 && calls > 0) {
@@ -103,10 +100,45 @@ public final class PlainDriver {
     run.put("mode", mode.label());
     run.put("target", target.toString());
     run.put("complete", complete);
+    run.put("warmup", warmupOutcome);
     run.put(ComparisonReport.PLAIN_CPU_PER_CALL, cpuPerCall);
     recorder.writeSummaryTo(out, run);
     System.out.println("plain driver " + framework.name() + " (" + mode.label() + "): " + out.toAbsolutePath());
     return complete ? 0 : 1;
+  }
+
+  /**
+   * The warm-up as Gatling's: its users call without a break until the plan says stop (a fixed time,
+   * or OK completions per second steady for {@link Warmup#STABLE_WINDOWS} seconds, at most its
+   * limit); {@code outcome} gets what it did, as a Gatling run's summary does.
+   */
+  private static <C extends RpcClient, R> boolean warmUp(Driver<C, R> driver, int users, Warmup.Plan plan,
+                                                         Map<String, Object> outcome) throws InterruptedException {
+    LatencyRecorder calls = new LatencyRecorder();
+    AtomicBoolean stop = new AtomicBoolean();
+    AtomicBoolean stable = new AtomicBoolean();
+    long start = System.nanoTime();
+    long limit = start + plan.limit().toNanos();
+    long startedBefore = driver.usersStarted().get();
+    boolean complete = driver.level(users, plan.limit(), () -> !stop.get() && System.nanoTime() < limit,
+        Optional.empty(), calls, "warm-up", () -> {
+          if (plan.auto() && !stop.get()) {
+            long[] ok = calls.stats("warm-up").map(LatencyRecorder.RequestStats::okWindows).orElse(new long[0]);
+            int full = (int) Math.min(ok.length, (System.nanoTime() - start) / 1_000_000_000L);
+            if (Warmup.isStable(new AtomicLongArray(ok), full)) {
+              stable.set(true);
+              stop.set(true);
+            }
+          }
+        });
+    outcome.put("plan", plan.describe());
+    outcome.put("seconds", Math.round((System.nanoTime() - start) / 1e8) / 10.0);
+    if (plan.auto()) {
+      outcome.put("stable", stable.get());
+    }
+    outcome.put("users", users);
+    outcome.put("usersStarted", driver.usersStarted().get() - startedBefore); // once each: they never stop between checks
+    return complete;
   }
 
   /** This JVM's CPU time so far, all threads, in ns; -1 where the JVM does not say. */
@@ -115,20 +147,28 @@ public final class PlainDriver {
         instanceof com.sun.management.OperatingSystemMXBean os ? os.getProcessCpuTime() : -1;
   }
 
-  /** Closed-loop users: each issues its next call when the previous one completed. */
+  /**
+   * Closed-loop users: each issues its next call when the previous one completed, and pauses after a
+   * call that failed at once as a Gatling user does ({@code -DkoPauseMillis}).
+   */
   private record Driver<C extends RpcClient, R>(RpcFramework<C, R> framework, C client, RpcMethod<C, R, R> echo,
-                                                InvocationMode mode, long timeoutMillis, int syncThreads,
-                                                LoadParams params, CallTimer timeouts) {
+                                                InvocationMode mode, long timeoutMillis, long koPauseNanos,
+                                                int syncThreads, LoadParams params, CallTimer timeouts,
+                                                AtomicLong usersStarted) {
 
-    /** Runs one level; false if it had to be cut short. */
-    boolean level(int clients, Duration duration, Optional<Integer> calls, LatencyRecorder recorder, String name)
-        throws InterruptedException {
-      long deadline = System.nanoTime() + duration.toNanos();
+    /**
+     * Runs one level: its users call while {@code more} says so (and, with {@code calls}, until each
+     * made that many); {@code eachSecond} runs on this thread once a second meanwhile. False if it had
+     * to be cut short.
+     */
+    boolean level(int clients, Duration planned, BooleanSupplier more, Optional<Integer> calls,
+                  LatencyRecorder recorder, String name, Runnable eachSecond) throws InterruptedException {
       CountDownLatch done = new CountDownLatch(clients);
+      usersStarted.addAndGet(clients);
       ExecutorService threads = null;
       if (mode == InvocationMode.ASYNC) {
         for (int i = 0; i < clients; i++) {
-          new AsyncUser(calls.orElse(-1), deadline, recorder, name, done).next();
+          new AsyncUser(calls.orElse(-1), more, recorder, name, done).next();
         }
       } else {
         // As the Gatling run's sync pool: at most syncThreads blocking calls at once.
@@ -136,47 +176,68 @@ public final class PlainDriver {
         for (int i = 0; i < clients; i++) {
           long budget = calls.orElse(-1);
           threads.execute(() -> {
-            for (long n = 0; budget < 0 ? System.nanoTime() < deadline : n < budget; n++) {
+            for (long n = 0; budget < 0 ? more.getAsBoolean() : n < budget; n++) {
               R request = framework.order(ThreadLocalRandom.current().nextLong(), params);
               long start = System.nanoTime();
+              Throwable error = null;
               boolean ok;
               try {
                 ok = Objects.equals(request, echo.callSync(client, request, timeoutMillis));
               } catch (Exception e) {
                 ok = false;
+                error = e;
               }
-              recorder.record(name, start, System.nanoTime(), ok);
+              long end = System.nanoTime();
+              recorder.record(name, start, end, ok);
+              if (failedAtOnce(error, end - start)) {
+                try {
+                  TimeUnit.NANOSECONDS.sleep(koPauseNanos);
+                } catch (InterruptedException e) {
+                  break;
+                }
+              }
             }
             done.countDown();
           });
         }
       }
       // Bounded: the level's time, plus every call's timeout, plus slack; or, with -Dcalls, an hour.
-      long limitMillis = calls.isPresent() ? TimeUnit.HOURS.toMillis(1) : duration.toMillis() + timeoutMillis + 30_000;
-      boolean finished = done.await(limitMillis, TimeUnit.MILLISECONDS);
+      long limit = System.nanoTime() + (calls.isPresent() ? TimeUnit.HOURS.toNanos(1)
+          : planned.plusMillis(timeoutMillis).plusSeconds(30).toNanos());
+      boolean finished = false;
+      while (!finished && System.nanoTime() < limit) {
+        finished = done.await(1, TimeUnit.SECONDS);
+        eachSecond.run();
+      }
       if (threads != null) {
         threads.shutdownNow();
       }
       return finished;
     }
 
+    /** As the Gatling action: an error that was not a timeout and came before the pause itself would. */
+    boolean failedAtOnce(Throwable error, long elapsedNanos) {
+      return koPauseNanos > 0 && error != null && !(Errors.unwrap(error) instanceof TimeoutException)
+          && !client.isTimeout(Errors.unwrap(error)) && elapsedNanos < koPauseNanos;
+    }
+
     private final class AsyncUser {
       private final AtomicLong remaining;
-      private final long deadline;
+      private final BooleanSupplier more;
       private final LatencyRecorder recorder;
       private final String name;
       private final CountDownLatch done;
 
-      AsyncUser(long calls, long deadline, LatencyRecorder recorder, String name, CountDownLatch done) {
+      AsyncUser(long calls, BooleanSupplier more, LatencyRecorder recorder, String name, CountDownLatch done) {
         this.remaining = new AtomicLong(calls);
-        this.deadline = deadline;
+        this.more = more;
         this.recorder = recorder;
         this.name = name;
         this.done = done;
       }
 
       private boolean finished() {
-        return remaining.get() < 0 ? System.nanoTime() >= deadline : remaining.getAndDecrement() <= 0;
+        return remaining.get() < 0 ? !more.getAsBoolean() : remaining.getAndDecrement() <= 0;
       }
 
       void next() {
@@ -193,15 +254,30 @@ public final class PlainDriver {
           if (!call.isDone()) {
             // Continue on the framework's thread when the reply comes; this stack unwinds now.
             call.whenComplete((reply, error) -> {
-              recorder.record(name, start, System.nanoTime(), error == null && Objects.equals(request, reply));
-              next();
+              if (completed(request, reply, error, start)) {
+                next();
+              }
             });
             return;
           }
-          boolean ok = !call.isCompletedExceptionally() && Objects.equals(request, call.getNow(null));
-          recorder.record(name, start, System.nanoTime(), ok);
+          R reply = call.isCompletedExceptionally() ? null : call.getNow(null);
+          Throwable error = call.isCompletedExceptionally() ? call.handle((r, e) -> e).join() : null;
+          if (!completed(request, reply, error, start)) {
+            return;
+          }
         }
         done.countDown();
+      }
+
+      /** Records a call; false when the user pauses first (it goes on from the timer). */
+      private boolean completed(R request, R reply, Throwable error, long start) {
+        long end = System.nanoTime();
+        recorder.record(name, start, end, error == null && Objects.equals(request, reply));
+        if (failedAtOnce(error, end - start)) {
+          timeouts.schedule(this::next, TimeUnit.NANOSECONDS.toMillis(koPauseNanos));
+          return false;
+        }
+        return true;
       }
     }
   }

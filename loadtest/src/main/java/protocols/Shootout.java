@@ -10,6 +10,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.OptionalInt;
 import java.util.concurrent.TimeUnit;
 import protocols.core.ComparisonReport;
@@ -19,6 +20,7 @@ import protocols.core.InvocationMode;
 import protocols.core.JvmCommand;
 import protocols.core.LoadParams;
 import protocols.core.OwnedProcess;
+import protocols.core.Parameters;
 import protocols.core.RunReport;
 
 /**
@@ -29,22 +31,32 @@ import protocols.core.RunReport;
  */
 public final class Shootout {
   /** The shared -D parameters a plain-driver JVM takes over from the shootout (and the frameworks' own). */
-  private static final List<String> PASSED_TO_PLAIN = List.of("levels", "duration", "calls", "warmup", "timeout",
-      "syncThreads", "connections", "orderNameChars");
+  static final List<String> PASSED_TO_PLAIN = List.of("levels", "duration", "calls", "warmup", "warmupMax", "timeout",
+      "syncThreads", "connections", "orderNameChars", "maxMessageBytes", "koPauseMillis");
+  /** The load settings that are not the plain driver's: open-model levels and ramps are refused with it. */
+  static final java.util.Set<String> NOT_FOR_PLAIN = java.util.Set.of(
+      "rates", "maxInFlight", "rateStart", "autoLevels", "ramp", // refused with -Dplain=true
+      "mode", // set per plain-driver JVM
+      "maxKoPercent", // Gatling's assertion; the plain driver's KOs are in its summary
+      "serverDelayUs"); // the embedded servers', not a client's
 
   private final List<EchoRun> runs = new ArrayList<>();
   private final PopulationBuilder populations;
   private final List<Assertion> assertions = new ArrayList<>();
 
-  public Shootout() {
-    LoadParams params = EchoRun.orExit(() -> LoadParams.fromSystemProperties().validate().singleInjector("RpcShootout"));
+  /** The shootout of {@code simulation}, which takes {@code uses} (the shootout's, and the nightly's). */
+  public Shootout(String simulation, Set<Parameters.Use> uses) {
+    LoadParams given = LoadParams.fromSystemProperties();
     List<RpcFramework<?, ?>> frameworks = EchoRun.orExit(
-        () -> Frameworks.parse(params.string("frameworks", String.join(",", Frameworks.names()))));
+        () -> Frameworks.parse(given.string("frameworks", String.join(",", Frameworks.names()))));
+    LoadParams params = EchoRun.orExit(() -> given.checkNames(Frameworks.run(simulation, uses, frameworks, true))
+        .validate().singleInjector(simulation));
     List<InvocationMode> modes = EchoRun.orExit(params::modes);
     boolean plain = EchoRun.orExit(() -> params.bool("plain", false));
-    if (plain && params.rates().isPresent()) {
+    if (plain && (params.rates().isPresent() || !params.ramp().isZero())) {
       EchoRun.orExit(() -> {
-        throw new IllegalArgumentException("-Dplain=true compares closed levels (-Dlevels) only; leave out -Drates");
+        throw new IllegalArgumentException("-Dplain=true compares closed levels (-Dlevels) at full load only; leave out"
+            + " -Drates and -Dramp");
       });
     }
     for (RpcFramework<?, ?> framework : frameworks) {

@@ -27,6 +27,7 @@ class BadInputIT {
   @ParameterizedTest
   @CsvSource(delimiter = '|', value = {
       "levels   | 1,x            | error: -Dlevels must be a comma-separated list",
+      "levles   | 5              | error: -Dlevles is not a parameter of this lab: did you mean -Dlevels?",
       "rates    | fast           | error: -Drates must be auto or a comma-separated list",
       "target   | nohost         | error: -Dtarget: expected host:port",
       "target   | 127.0.0.1:1    | error: cannot reach the dubbo server at 127.0.0.1:1",

@@ -74,6 +74,20 @@ class NightlyIT {
     assertTrue(Chromium.pixels(ImageIO.read(png.toFile()), 0xfde2e2) > 100, "the failed night's shading is drawn");
   }
 
+  @Test
+  void aNightWhoseGatesCannotBeWrittenFailsWithItsOwnStatusAndOneLine() throws Exception {
+    Path notAFile = Files.createDirectories(RESULTS.resolve("history-is-a-folder"));
+    GatlingProcess.Result run = GatlingProcess.run("RpcNightly", Map.of("frameworks", "netty", "levels", "1",
+        "duration", "2", "warmup", "0", "history", notAFile.toAbsolutePath().toString()), RESULTS.resolve("broken"),
+        Duration.ofMinutes(2));
+    assertEquals(3, run.exitCode(), "an internal error's own status, not a pass:\n" + run.output());
+    List<String> lines = run.output().lines().filter(l -> l.startsWith("error: internal error: the nightly gates"))
+        .toList();
+    assertEquals(1, lines.size(), run.output());
+    assertTrue(lines.get(0).endsWith(": exit status 3"), lines.get(0));
+    assertTrue(Files.exists(run.runFolder().resolve("rpc-report.html")), "the run's own report is still written");
+  }
+
   private static int count(String text, String part) {
     int n = 0;
     for (int i = text.indexOf(part); i >= 0; i = text.indexOf(part, i + 1)) {

@@ -26,11 +26,14 @@ import io.grpc.Status;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import org.apache.thrift.async.AsyncMethodCallback;
 import protocols.Frameworks;
 import protocols.core.EchoRun;
 import protocols.core.InvocationMode;
 import protocols.core.LoadParams;
+import protocols.core.Parameters;
+import protocols.core.RpcFramework;
 import protocols.ice.IceDynamic;
 
 /**
@@ -43,14 +46,17 @@ public class OwnServiceDemo extends Simulation {
   private final List<EchoRun> runs = new ArrayList<>();
 
   {
-    LoadParams params = EchoRun.orExit(() -> LoadParams.fromSystemProperties().validate().singleInjector("OwnServiceDemo"));
+    LoadParams given = LoadParams.fromSystemProperties();
+    List<RpcFramework<?, ?>> running = EchoRun.orExit(() -> Frameworks.parse(given.string("frameworks",
+        "dubbo,thrift,grpc,ice")));
+    LoadParams params = EchoRun.orExit(() -> given.checkNames(Frameworks.run("OwnServiceDemo",
+        Set.of(Parameters.Use.DEMO), running, true)).validate().singleInjector("OwnServiceDemo"));
     int users = EchoRun.orExit(() -> params.intParam("users", 5, 1, 10_000));
     int count = EchoRun.orExit(() -> params.intParam("listCount", 10, 1, contract.SampleOrder.MAX_LIST));
     List<InvocationMode> modes = EchoRun.orExit(params::modes);
     List<PopulationBuilder> steps = new ArrayList<>();
-    for (String framework : EchoRun.orExit(() -> params.string("frameworks", "dubbo,thrift,grpc,ice")).split(",")) {
-      EchoRun run = EchoRun.start(EchoRun.orExit(() -> Frameworks.byName(framework.trim())), params,
-          "target." + framework.trim());
+    for (RpcFramework<?, ?> framework : running) {
+      EchoRun run = EchoRun.start(framework, params, Parameters.TARGET_PREFIX + framework.name());
       runs.add(run);
       for (InvocationMode mode : modes) {
         String tag = " (" + mode.label() + ")";

@@ -1,7 +1,9 @@
 package simulations;
 
 import io.gatling.javaapi.core.Simulation;
+import java.util.Set;
 import protocols.Shootout;
+import protocols.core.Parameters;
 import protocols.core.EchoRun;
 import protocols.core.LoadParams;
 import protocols.core.RunReport;
@@ -13,7 +15,8 @@ import protocols.nightly.Nightly;
  * README's "Nightly runs in CI".
  */
 public class RpcNightly extends Simulation {
-  private final Shootout shootout = new Shootout();
+  private final Shootout shootout = new Shootout("RpcNightly",
+      Set.of(Parameters.Use.SHOOTOUT, Parameters.Use.NIGHTLY));
 
   {
     LoadParams params = LoadParams.fromSystemProperties();

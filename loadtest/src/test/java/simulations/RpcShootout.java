@@ -1,7 +1,9 @@
 package simulations;
 
 import io.gatling.javaapi.core.Simulation;
+import java.util.Set;
 import protocols.Shootout;
+import protocols.core.Parameters;
 
 /**
  * Every framework and the ceiling, one after the other, then comparison.html/json/csv in the run
@@ -9,7 +11,7 @@ import protocols.Shootout;
  * {@code -Dtarget.<framework>=host:port}; see the README.
  */
 public class RpcShootout extends Simulation {
-  private final Shootout shootout = new Shootout();
+  private final Shootout shootout = new Shootout("RpcShootout", Set.of(Parameters.Use.SHOOTOUT));
 
   {
     setUp(shootout.populations()).assertions(shootout.assertions());

@@ -14,6 +14,8 @@ final class CallJudge<C extends RpcClient, Req, Resp> {
   private final boolean checksJudgeErrors;
   private final RpcComponents<C> components;
   private final long timeoutMillis;
+  /** The request's own deadline, or 0. */
+  private final long deadlineMillis;
 
   /** The verdict: {@code failure} null for an OK; {@code session} is the one to go on with. */
   record Verdict(String code, String failure, Session session) {
@@ -22,11 +24,13 @@ final class CallJudge<C extends RpcClient, Req, Resp> {
     }
   }
 
-  CallJudge(List<RpcCheck<? super Req, ? super Resp>> checks, RpcComponents<C> components) {
+  CallJudge(List<RpcCheck<? super Req, ? super Resp>> checks, RpcComponents<C> components,
+            RpcMethod<C, Req, Resp> method) {
     this.checks = List.copyOf(checks);
     this.checksJudgeErrors = checks.stream().anyMatch(RpcCheck::judgesErrors);
     this.components = components;
     this.timeoutMillis = components.protocol().settings().timeoutMillis();
+    this.deadlineMillis = method.deadlineMillis();
   }
 
   Verdict judge(Session session, Req message, Resp reply, Throwable error) {
@@ -39,9 +43,11 @@ final class CallJudge<C extends RpcClient, Req, Resp> {
       Throwable e = Errors.unwrap(error);
       if (e instanceof TimeoutException || components.client().isTimeout(e)) {
         code = "timeout";
-        // One wording whichever deadline fired first, the core's or the framework's (Thrift's says more).
-        failure = "timeout after " + timeoutMillis + " ms"
-            + (e instanceof RpcComponents.NeverStarted ? ": " + e.getMessage() : "");
+        // One wording whichever fired first, the core's timer or the framework's own timeout (Thrift's
+        // says more); but a request's own deadline, shorter than the run's timeout, is named as such.
+        boolean ownDeadline = deadlineMillis > 0 && deadlineMillis < timeoutMillis && !(e instanceof TimeoutException);
+        failure = "timeout after " + (ownDeadline ? deadlineMillis + " ms (the request's deadline)" : timeoutMillis
+            + " ms") + (e instanceof RpcComponents.NeverStarted ? ": " + e.getMessage() : "");
       } else if (e instanceof RpcCallAction.Crash) {
         code = "crash";
         failure = "crash: " + e.getMessage();

@@ -42,9 +42,15 @@ public final class CallTimer implements AutoCloseable {
     return call;
   }
 
-  /** Runs {@code task} on the wheel's thread after {@code millis}. */
-  public void schedule(Runnable task, long millis) {
-    wheel.newTimeout(t -> task.run(), millis, TimeUnit.MILLISECONDS);
+  /** Runs {@code task} on the wheel's thread after {@code millis}; returns what cancels it. */
+  public Runnable schedule(Runnable task, long millis) {
+    io.netty.util.Timeout timeout = wheel.newTimeout(t -> task.run(), millis, TimeUnit.MILLISECONDS);
+    return timeout::cancel;
+  }
+
+  /** Timeouts waiting on the wheel. */
+  public int pending() {
+    return (int) wheel.pendingTimeouts();
   }
 
   @Override

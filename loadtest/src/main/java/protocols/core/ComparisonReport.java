@@ -119,6 +119,11 @@ public final class ComparisonReport implements RunReport.SummaryListener {
   }
 
   @Override
+  public String what() {
+    return "the comparison report";
+  }
+
+  @Override
   public void written(Path folder, List<LatencyRecorder.RequestStats> requests, RunAnalysis analysis,
                       boolean interrupted) throws IOException {
     Map<String, LatencyRecorder.RequestStats> byName = new LinkedHashMap<>();

@@ -18,6 +18,7 @@ import io.gatling.javaapi.core.Session;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.net.Socket;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.concurrent.ExecutionException;
@@ -296,22 +297,45 @@ public final class EchoRun {
    */
   static RunReport.SummaryListener openLevelVerdict(String prefix, InvocationMode mode, double maxKoPercent,
                                                     boolean auto) {
-    return (folder, requests, analysis, interrupted) -> {
-      for (LatencyRecorder.RequestStats r : requests) {
-        if (!r.isOpen() || !isRateLevel(r.name(), prefix, mode)) {
-          continue;
-        }
-        if (auto && analysis.level(r.name()).map(RunAnalysis.Level::saturation)
-            .filter(Saturation::saturated).isPresent()) {
-          continue;
-        }
-        double koPercent = r.count() == 0 ? 100 : 100.0 * r.ko() / r.count();
-        if (koPercent > maxKoPercent) {
-          RunReport.failOnExit(r.name() + ": " + Html.fmt(koPercent, 2) + "% of its calls failed (" + r.ko()
-              + " of " + r.count() + ", " + r.open().dropped() + " dropped), above -DmaxKoPercent=" + maxKoPercent);
-        }
+    return new RunReport.SummaryListener() {
+      @Override
+      public void written(Path folder, List<LatencyRecorder.RequestStats> requests, RunAnalysis analysis,
+                          boolean interrupted) {
+        openLevelFailures(requests, analysis, prefix, mode, maxKoPercent, auto).forEach(RunReport::failOnExit);
+      }
+
+      @Override
+      public String what() {
+        return "the KO check of the rate levels";
       }
     };
+  }
+
+  /** Why rate levels fail the run: a KO share above the limit, or no call made at all. */
+  static List<String> openLevelFailures(List<LatencyRecorder.RequestStats> requests, RunAnalysis analysis,
+                                        String prefix, InvocationMode mode, double maxKoPercent, boolean auto) {
+    List<String> failures = new ArrayList<>();
+    for (LatencyRecorder.RequestStats r : requests) {
+      if (!r.isOpen() || !isRateLevel(r.name(), prefix, mode)) {
+        continue;
+      }
+      if (auto && analysis.level(r.name()).map(RunAnalysis.Level::saturation)
+          .filter(Saturation::saturated).isPresent()) {
+        continue;
+      }
+      if (r.count() == 0) {
+        failures.add(r.name() + ": no call was made: " + (r.open().dropped() > 0 ? "all " + r.open().dropped()
+            + " calls due were dropped at the cap of " + r.open().maxInFlight() + " in flight (-DmaxInFlight)"
+            : "none was sent before the run ended"));
+        continue;
+      }
+      double koPercent = 100.0 * r.ko() / r.count();
+      if (koPercent > maxKoPercent) {
+        failures.add(r.name() + ": " + Html.fmt(koPercent, 2) + "% of its calls failed (" + r.ko() + " of "
+            + r.count() + ", " + r.open().dropped() + " dropped), above -DmaxKoPercent=" + maxKoPercent);
+      }
+    }
+    return failures;
   }
 
   /** A closed level's clock with a ramp: started by its first user; the level is full after the ramp. */

@@ -91,6 +91,18 @@ public final class LatencyRecorder {
   }
 
   /**
+   * {@code calls} of an open-model level that were due but will never be sent: the sender that had
+   * them stopped ({@code reason}). Counted, so the level says it offered less than its rate.
+   */
+  public void recordUnsent(String requestName, long calls, String reason) {
+    Series s = series(requestName);
+    s.unsent.add(calls);
+    if (s.unsentReason == null) {
+      s.unsentReason = reason;
+    }
+  }
+
+  /**
    * Declares {@code requestName} an open-model level offered {@code callsPerSecond}, at most
    * {@code maxInFlight} in flight, whose schedule starts at {@code startNanos} (its clock's start).
    */
@@ -169,15 +181,19 @@ public final class LatencyRecorder {
    * the response time (from the schedule's due time to the reply, OK calls) and the send lag (due to
    * sent, every sent call). The level's main latency fields stay the service time (sent to reply).
    */
-  public record Open(double offered, int maxInFlight, long dropped, double responseMean, long responseP50,
-                     long responseP90, long responseP99, long responseP999, long responseMax,
-                     List<SpectrumPoint> responseSpectrum, String responseHistogram, long lagP50, long lagP99,
-                     long lagMax, String lagHistogram) {
-    /** The figures of {@code response} (due to reply, OK calls) and {@code lag} (due to sent) histograms, µs. */
-    public static Open of(double offered, int maxInFlight, long dropped, Histogram response, Histogram lag) {
+  public record Open(double offered, int maxInFlight, long dropped, long unsent, String unsentReason,
+                     double responseMean, long responseP50, long responseP90, long responseP99, long responseP999,
+                     long responseMax, List<SpectrumPoint> responseSpectrum, String responseHistogram, long lagP50,
+                     long lagP99, long lagMax, String lagHistogram) {
+    /**
+     * The figures of {@code response} (due to reply, OK calls) and {@code lag} (due to sent) histograms,
+     * µs; {@code unsent} calls were due but never sent because a sender stopped ({@code unsentReason}).
+     */
+    public static Open of(double offered, int maxInFlight, long dropped, long unsent, String unsentReason,
+                          Histogram response, Histogram lag) {
       boolean anyResponse = response.getTotalCount() > 0;
-      return new Open(offered, maxInFlight, dropped, anyResponse ? response.getMean() : 0, percentile(response, 50),
-          percentile(response, 90), percentile(response, 99), percentile(response, 99.9),
+      return new Open(offered, maxInFlight, dropped, unsent, unsentReason, anyResponse ? response.getMean() : 0,
+          percentile(response, 50), percentile(response, 90), percentile(response, 99), percentile(response, 99.9),
           anyResponse ? response.getMaxValue() : 0, spectrumOf(response), encode(response), percentile(lag, 50),
           percentile(lag, 99), lag.getTotalCount() > 0 ? lag.getMaxValue() : 0, encode(lag));
     }
@@ -197,6 +213,10 @@ public final class LatencyRecorder {
       m.put("offeredPerSecond", RequestStats.round(offered, 1));
       m.put("maxInFlight", maxInFlight);
       m.put("dropped", dropped);
+      if (unsent > 0) {
+        m.put("unsent", unsent);
+        m.put("unsentReason", unsentReason);
+      }
       m.put("responseMean", RequestStats.round(responseMean, 1));
       m.put("responseP50", responseP50);
       m.put("responseP90", responseP90);
@@ -359,6 +379,8 @@ public final class LatencyRecorder {
     final Histogram mergedLag = new Histogram(3);
     volatile double offered = Double.NaN;
     volatile int maxInFlight;
+    final LongAdder unsent = new LongAdder();
+    volatile String unsentReason;
     final Map<String, LongAdder> koReasons = new ConcurrentHashMap<>();
     /** The level's clock: its first call's start (or due time); windows count from it. */
     volatile long origin = Long.MIN_VALUE;
@@ -497,8 +519,8 @@ public final class LatencyRecorder {
       Map<String, Long> reasons = new LinkedHashMap<>();
       koReasons.entrySet().stream().sorted((a, b) -> Long.compare(b.getValue().sum(), a.getValue().sum()))
           .forEach(e -> reasons.put(e.getKey(), e.getValue().sum()));
-      Open openFigures = open ? Open.of(Double.isNaN(offered) ? 0 : offered, maxInFlight, dropped,
-          mergedResponse.copy(), mergedLag.copy()) : null;
+      Open openFigures = open ? Open.of(Double.isNaN(offered) ? 0 : offered, maxInFlight, dropped, unsent.sum(),
+          unsentReason, mergedResponse.copy(), mergedLag.copy()) : null;
       if (n == 0) {
         start = sendEnd = last = 0;
       }

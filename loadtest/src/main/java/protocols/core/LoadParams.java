@@ -192,7 +192,7 @@ public final class LoadParams {
    * The shared parameters that shape a run's load, as given: injectors of one run must agree on them
    * (the merge compares them; each framework's own settings are in the summary's protocols).
    */
-  static final List<String> LOAD_SETTINGS = List.of("levels", "rates", "duration", "calls", "warmup", "warmupMax",
+  public static final List<String> LOAD_SETTINGS = List.of("levels", "rates", "duration", "calls", "warmup", "warmupMax",
       "mode", "timeout", "syncThreads", "connections", "orderNameChars", "maxMessageBytes", "maxInFlight", "rateStart",
       "autoLevels", "ramp", "koPauseMillis", "maxKoPercent", "serverDelayUs");
 
@@ -355,6 +355,15 @@ public final class LoadParams {
     }
     throw new IllegalArgumentException("-D" + name + " must be a whole number from " + min + " to " + max
         + ", got '" + v.get() + "'");
+  }
+
+  /**
+   * Checks the names given against the lab's parameters for {@code run}: a likely typo fails with one
+   * line ({@link IllegalArgumentException}); a name the run does not take is printed once and ignored.
+   */
+  public LoadParams checkNames(Parameters.Run run) {
+    Parameters.check(values.keySet(), run).forEach(System.out::println);
+    return this;
   }
 
   /** Reads every shared parameter once, so a bad one fails before anything starts. */

@@ -37,7 +37,7 @@ final class RpcCallAction<C extends RpcClient, Req, Resp> extends SafeAction {
     this.requestName = Expressions.toStringExpression(name);
     this.method = method;
     this.payload = payload;
-    this.judge = new CallJudge<>(checks, components);
+    this.judge = new CallJudge<>(checks, components, method);
     this.components = components;
     this.next = next;
     this.koPauseMillis = components.protocol().settings().koPause().toMillis();
@@ -125,7 +125,7 @@ final class RpcCallAction<C extends RpcClient, Req, Resp> extends SafeAction {
       return;
     }
     Session failed = logged.markAsFailed();
-    if (koPauseMillis > 0 && !"timeout".equals(code)) {
+    if (failedAtOnce(error, code, endNanos - startNanos)) {
       // A failure that came at once (a dead connection) would otherwise loop at full speed.
       try {
         session.eventLoop().schedule(() -> next.$bang(failed), koPauseMillis, TimeUnit.MILLISECONDS);
@@ -135,6 +135,16 @@ final class RpcCallAction<C extends RpcClient, Req, Resp> extends SafeAction {
       }
     }
     next.$bang(failed);
+  }
+
+  /**
+   * Whether a KO is followed by the pause: a call that failed with an error, not a timeout, in less
+   * time than the pause itself (a refused or dropped connection). A failed check on a reply, or an
+   * error that came after that long, has kept the user busy already: the load goes on as configured.
+   */
+  boolean failedAtOnce(Throwable error, String code, long elapsedNanos) {
+    return koPauseMillis > 0 && error != null && !"timeout".equals(code)
+        && elapsedNanos < TimeUnit.MILLISECONDS.toNanos(koPauseMillis);
   }
 
   /** A request that could not be built or sent. */

@@ -54,7 +54,12 @@ public final class RpcComponents<C extends RpcClient> implements ProtocolCompone
     } catch (RuntimeException e) {
       throw exit("the " + protocol.framework() + " client for " + s.host() + ":" + s.port() + " could not start", e);
     }
-    RunReport report = RunReport.attach(core, protocol);
+    RunReport report;
+    try {
+      report = RunReport.attach(core, protocol);
+    } catch (IllegalStateException e) {
+      throw EchoRun.exit(e.getMessage(), e);
+    }
     RpcComponents<C> components = new RpcComponents<>(protocol, client, report, core);
     core.actorSystem().registerOnTermination(() -> {
       components.close();
@@ -121,7 +126,7 @@ public final class RpcComponents<C extends RpcClient> implements ProtocolCompone
     } else {
       previous.thenRun(task::submit);
     }
-    timeouts.schedule(() -> {
+    Runnable cancel = timeouts.schedule(() -> {
       if (!task.submitted) {
         result.completeExceptionally(new NeverStarted("never started: this user's previous call still holds a "
             + "thread of the " + protocol.settings().syncThreads() + "-thread sync pool after its own timeout"));
@@ -129,6 +134,7 @@ public final class RpcComponents<C extends RpcClient> implements ProtocolCompone
         task.interrupt(); // frees the thread if the framework's blocking call honours interrupts
       }
     }, timeoutMillis);
+    result.whenComplete((r, e) -> cancel.run()); // a call that came back leaves no timer entry behind
     return result;
   }
 
@@ -200,6 +206,11 @@ public final class RpcComponents<C extends RpcClient> implements ProtocolCompone
       inPool.remove(userId, released);
       released.complete(null);
     }
+  }
+
+  /** Call timeouts waiting on the timer wheel. */
+  int pendingTimeouts() {
+    return timeouts.pending();
   }
 
   /** Sync mode: tasks the pool holds, running or queued (at most one per virtual user). */

@@ -49,6 +49,14 @@ public interface RpcMethod<C extends RpcClient, Req, Resp> {
     return false;
   }
 
+  /**
+   * The request's own deadline in ms (gRPC's {@code .deadline(...)}), or 0 when its calls have the run's
+   * timeout: a KO names the deadline that fired.
+   */
+  default long deadlineMillis() {
+    return 0;
+  }
+
   /** Per call, on the user's event loop: the method with this session's values (e.g. EL headers). */
   default RpcMethod<C, Req, Resp> bind(Session session) {
     return this;

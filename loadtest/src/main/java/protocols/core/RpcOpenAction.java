@@ -41,7 +41,7 @@ final class RpcOpenAction<C extends RpcClient, Req, Resp> extends SafeAction {
     super(name, components.core().statsEngine(), components.core().clock());
     this.method = method;
     this.payload = payload;
-    this.judge = new CallJudge<>(checks, components);
+    this.judge = new CallJudge<>(checks, components, method);
     this.components = components;
     this.level = level;
     this.next = next;
@@ -54,13 +54,48 @@ final class RpcOpenAction<C extends RpcClient, Req, Resp> extends SafeAction {
       next.$bang(session); // auto rates: the search is over, this level is not needed
       return;
     }
-    new Sender(session, joined.plan(), joined.sender()).run();
+    Sender sender;
+    try {
+      sender = new Sender(session, joined.plan(), joined.sender());
+    } catch (RuntimeException | LinkageError | AssertionError e) {
+      unsent(joined.plan(), joined.sender(), e); // e.g. a header whose EL cannot be resolved
+      next.$bang(session);
+      return;
+    }
+    sender.run();
   }
 
   @Override
   protected void crashed(Session session, Throwable error) {
     logger().underlying().error("open-model sender crashed: " + Errors.oneLine(error));
     next.$bang(session);
+  }
+
+  /**
+   * A sender that stops with calls still due: they are counted as never sent (ramp and level apart),
+   * with the reason, so the level says it offered less than its rate instead of going quiet.
+   */
+  private void unsent(OpenLoad.Plan plan, long from, Throwable error) {
+    RateSchedule schedule = plan.schedule();
+    long total = schedule.totalCalls();
+    long inRamp = 0;
+    long inLevel = 0;
+    for (long k = from; k < total; k += plan.senders()) {
+      if (schedule.inRamp(k)) {
+        inRamp++;
+      } else {
+        inLevel++;
+      }
+    }
+    String reason = "a sender stopped: " + Errors.oneLine(error);
+    logger().underlying().error("open-model sender of " + plan.name() + " stopped with " + (inRamp + inLevel)
+        + " calls due: " + Errors.oneLine(error));
+    if (inRamp > 0) {
+      components.recorder().recordUnsent(plan.rampName(), inRamp, reason);
+    }
+    if (inLevel > 0) {
+      components.recorder().recordUnsent(plan.name(), inLevel, reason);
+    }
   }
 
   private final class Sender implements Runnable {
@@ -117,7 +152,7 @@ final class RpcOpenAction<C extends RpcClient, Req, Resp> extends SafeAction {
         sending = false; // the event loop is shutting down
       } catch (RuntimeException | LinkageError | AssertionError e) {
         sending = false;
-        logger().underlying().error("open-model sender of " + plan.name() + " stopped: " + Errors.oneLine(e));
+        unsent(plan, k, e);
       }
       leaveIfDone();
     }

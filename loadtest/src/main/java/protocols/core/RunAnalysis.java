@@ -157,6 +157,11 @@ public final class RunAnalysis {
       if (warmup || fault) {
         continue; // a warm-up or ramp is there to be unsteady, a fault to fail
       }
+      if (r.isOpen() && r.open().unsent() > 0) {
+        warnings.add(new Warning(r.name(), "sender-stopped", r.open().unsent() + " calls due were never sent ("
+            + r.open().unsentReason() + "): the level offered less than its rate, and its figures are of the calls"
+            + " that were sent"));
+      }
       if (saturation != null && Saturation.INJECTOR.equals(saturation.limit())) {
         warnings.add(new Warning(r.name(), "injector-saturated", "the injector could not keep to the schedule, so this"
             + " level measured the injector as much as the server: " + saturation.reason()));

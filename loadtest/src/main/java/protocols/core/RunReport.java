@@ -5,7 +5,6 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.Paths;
 import java.util.ArrayList;
 import java.util.IdentityHashMap;
 import java.util.LinkedHashMap;
@@ -26,16 +25,19 @@ public final class RunReport {
   public interface SummaryListener {
     void written(Path folder, List<LatencyRecorder.RequestStats> requests, RunAnalysis analysis, boolean interrupted)
         throws IOException;
-  }
 
-  private static final List<String> FAILURES = new CopyOnWriteArrayList<>();
+    /** What it writes, for the line that says it could not: e.g. "the comparison report". */
+    default String what() {
+      return getClass().getSimpleName();
+    }
+  }
 
   /**
    * Makes the run exit with status 2 once its reports are written, printing {@code why} last: for a
    * verdict Gatling's own assertions cannot give (e.g. the nightly gates, computed from the summary).
    */
   public static void failOnExit(String why) {
-    FAILURES.add(why);
+    ExitStatus.fail(why);
   }
 
   /** Registers {@code listener} for the run in this JVM. */
@@ -66,7 +68,9 @@ public final class RunReport {
 
   private static RunReport forRun(CoreComponents core) {
     // Found now, while Gatling holds simulation.log open; Gatling does not expose its results folder.
-    return new RunReport(core, RunFolder.ofCurrentRun().orElse(Paths.get("target", "gatling")), true);
+    return new RunReport(core, RunFolder.ofCurrentRun().orElseThrow(() -> new IllegalStateException("cannot find"
+        + " this run's folder (neither the simulation.log Gatling holds open, in /proc, nor a new run folder under"
+        + " Gatling's -rf): the µs report would have nowhere to go")), true);
   }
 
   /** A report that records but writes nothing: for tests of the action alone. */
@@ -145,14 +149,14 @@ public final class RunReport {
       System.out.println("RPC summary (µs latencies): " + file.toAbsolutePath());
       printWarnings(analysis, System.out);
       pointAtReportOnExit(page);
-    } catch (IOException e) {
-      System.err.println("could not write the RPC report in " + folder + ": " + Errors.oneLine(e));
+    } catch (IOException | RuntimeException e) {
+      ExitStatus.internalError("the RPC report could not be written in " + folder, e);
     }
     for (SummaryListener listener : LISTENERS) {
       try {
         listener.written(folder, requests, analysis, interrupted);
-      } catch (IOException | RuntimeException e) {
-        System.err.println("could not write the report in " + folder + ": " + Errors.oneLine(e));
+      } catch (IOException | RuntimeException | LinkageError | AssertionError e) {
+        ExitStatus.internalError(listener.what() + " could not be written in " + folder, e);
       }
     }
   }
@@ -195,16 +199,11 @@ public final class RunReport {
    */
   private static void pointAtReportOnExit(Path page) {
     try {
-      Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+      Runtime.getRuntime().addShutdownHook(ExitStatus.hook(() -> {
         System.out.println("RPC report (µs latencies, true calls/s per level, validity warnings): "
             + page.toAbsolutePath().toUri());
         System.out.flush();
-        if (!FAILURES.isEmpty()) { // Gatling's reports are written by now: exit with its status for a failed run
-          FAILURES.forEach(why -> System.err.println("error: " + why + ": exit status 2"));
-          System.err.flush();
-          Runtime.getRuntime().halt(2);
-        }
-      }, "rpc-report-pointer"));
+      }));
     } catch (IllegalStateException alreadyShuttingDown) {
       System.out.println("RPC report: " + page.toAbsolutePath().toUri());
     }

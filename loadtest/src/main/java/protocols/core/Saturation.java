@@ -53,6 +53,10 @@ public record Saturation(boolean saturated, String limit, String reason) {
     if (!shortOfRate && !lagging && !dropped) {
       return new Saturation(false, null, figures);
     }
+    if (o.unsent() > 0) {
+      return new Saturation(true, INJECTOR, figures + ": " + o.unsent() + " calls due were never sent ("
+          + o.unsentReason() + ")");
+    }
     // Response time is send lag plus service time: the larger half is where the time went.
     if (lagging && o.lagP50() >= r.p50()) {
       return new Saturation(true, INJECTOR, figures + ": sends fell behind the schedule (median lag " + o.lagP50()

@@ -5,6 +5,7 @@ import static io.gatling.javaapi.core.CoreDsl.exec;
 
 import io.gatling.javaapi.core.ActionBuilder;
 import io.gatling.javaapi.core.ChainBuilder;
+import io.gatling.javaapi.core.Session;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -12,6 +13,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicLongArray;
+import java.util.function.Function;
 
 /**
  * The warm-up before the first level: a fixed number of seconds, or ({@code -Dwarmup=auto}) until
@@ -52,7 +54,7 @@ public final class Warmup {
   private volatile boolean stable;
   private volatile int checkedSecond = -1;
 
-  private Warmup(String request, Plan plan) {
+  Warmup(String request, Plan plan) {
     this.request = request;
     this.plan = plan;
     this.windows = new AtomicLongArray((int) plan.limit().toSeconds() + 2);
@@ -66,10 +68,25 @@ public final class Warmup {
     Warmup w = new Warmup(request, plan);
     RUN.add(w);
     return asLongAsDuring(session -> w.goOn() && !FailureWatch.failingFor(maxFailing), plan.limit().plusSeconds(1)).on(
-        exec(call).exec(session -> {
-          w.completed();
-          return session;
-        }));
+        exec(call).exec(w.countsOk()));
+  }
+
+  /**
+   * After each warm-up call: counts it if it was OK (a steady stream of failures is not a stable
+   * throughput), and clears the user's failed status, which Gatling keeps until it is cleared.
+   */
+  Function<Session, Session> countsOk() {
+    return session -> {
+      if (!session.isFailed()) {
+        completed();
+      }
+      return session.markAsSucceeded();
+    };
+  }
+
+  /** OK completions per second of the warm-up so far. */
+  AtomicLongArray windows() {
+    return windows;
   }
 
   /** What each warm-up of this run did, for the summary: request, plan, seconds taken, stable or not. */

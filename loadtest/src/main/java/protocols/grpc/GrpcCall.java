@@ -45,6 +45,11 @@ final class GrpcCall<Req, Resp> implements RpcMethod<GrpcClient, Req, Resp> {
   }
 
   @Override
+  public long deadlineMillis() {
+    return options.deadlineMillis();
+  }
+
+  @Override
   public boolean enforcesTimeout() {
     return options.deadlineMillis() == 0; // every call's gRPC deadline is then the run's timeout
   }

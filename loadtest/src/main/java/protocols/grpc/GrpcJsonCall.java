@@ -34,6 +34,11 @@ record GrpcJsonCall(GrpcCall<DynamicMessage, DynamicMessage> call) implements Rp
   }
 
   @Override
+  public long deadlineMillis() {
+    return call.deadlineMillis();
+  }
+
+  @Override
   public DynamicMessage callSync(GrpcClient client, String json, long timeoutMillis) throws Exception {
     return call.callSync(client, parse(json), timeoutMillis);
   }

@@ -102,7 +102,8 @@ public record InjectorRun(Path folder, int index, int count, String host, Long s
     JsonNode o = r.get("open");
     if (o != null) {
       open = LatencyRecorder.Open.of(o.path("offeredPerSecond").asDouble(), o.path("maxInFlight").asInt(),
-          o.path("dropped").asLong(), LatencyRecorder.decode(text(o, "responseHistogram")),
+          o.path("dropped").asLong(), o.path("unsent").asLong(0), o.path("unsentReason").asText(null),
+          LatencyRecorder.decode(text(o, "responseHistogram")),
           LatencyRecorder.decode(text(o, "sendLagHistogram")));
     }
     long start = r.path("startEpochMillis").asLong();

@@ -215,6 +215,8 @@ public final class Merge {
       double offered = 0;
       int maxInFlight = 0;
       long dropped = 0;
+      long unsent = 0;
+      String unsentReason = null;
       for (RequestStats p : parts) {
         if (p.isOpen()) {
           response.add(p.open().decodeResponseHistogram());
@@ -222,9 +224,11 @@ public final class Merge {
           offered += p.open().offered();
           maxInFlight += p.open().maxInFlight();
           dropped += p.open().dropped();
+          unsent += p.open().unsent();
+          unsentReason = unsentReason != null ? unsentReason : p.open().unsentReason();
         }
       }
-      open = LatencyRecorder.Open.of(offered, maxInFlight, dropped, response, lag);
+      open = LatencyRecorder.Open.of(offered, maxInFlight, dropped, unsent, unsentReason, response, lag);
     }
     double common = Math.max(0, commonEnd - commonStart) / 1000.0;
     // Per-second percentiles cannot be merged from the injectors' own: the merged level has none.

@@ -98,6 +98,11 @@ public final class Nightly implements RunReport.SummaryListener {
   }
 
   @Override
+  public String what() {
+    return "the nightly gates, history and trend";
+  }
+
+  @Override
   public void written(Path folder, List<LatencyRecorder.RequestStats> requests, RunAnalysis analysis,
                       boolean interrupted) throws IOException {
     List<Level> tonight = levels(requests, analysis);

@@ -154,6 +154,64 @@ class RpcCallActionTest {
   }
 
   @Test
+  void aRequestsOwnDeadlineIsTheOneTheKoNames() throws Exception {
+    // A gRPC-like client whose DEADLINE_EXCEEDED comes from a request's own 800 ms deadline.
+    FunctionClient client = new FunctionClient(req -> CompletableFuture.failedFuture(new IllegalStateException(
+        "DEADLINE_EXCEEDED"))) {
+      @Override
+      public boolean isTimeout(Throwable error) {
+        return "DEADLINE_EXCEEDED".equals(error.getMessage());
+      }
+    };
+    RpcMethod<FunctionClient, String, String> withDeadline = new RpcMethod<>() {
+      @Override
+      public CompletionStage<String> callAsync(FunctionClient c, String request) {
+        return FunctionClient.METHOD.callAsync(c, request);
+      }
+
+      @Override
+      public long deadlineMillis() {
+        return 800;
+      }
+    };
+    RpcCallAction<FunctionClient, String, String> action = actionOf(withDeadline, client,
+        RpcSettings.defaults(1).withTimeout(Duration.ofSeconds(3)), Expressions.toStaticValueExpression("abc"),
+        List.of());
+    loop.execute(() -> action.execute(Session$.MODULE$.apply("scn", 1L, loop)));
+    Logged r = next();
+    assertEquals("timeout", r.code.get());
+    assertEquals("timeout after 800 ms (the request's deadline)", r.message.get());
+  }
+
+  @Test
+  void onlyAnErrorThatCameAtOnceIsFollowedByThePause() throws Exception {
+    RpcSettings pausing = RpcSettings.defaults(1).withKoPause(Duration.ofSeconds(2));
+    // A failed check on a reply: the server answered, the load goes on as configured.
+    long t0 = System.nanoTime();
+    RpcCallAction<FunctionClient, String, String> checked = actionOf(FunctionClient.METHOD,
+        new FunctionClient(CompletableFuture::completedFuture), pausing, Expressions.toStaticValueExpression("abc"),
+        List.of(RpcChecks.response(String::length).is(4)));
+    loop.execute(() -> checked.execute(Session$.MODULE$.apply("scn", 1L, loop)));
+    assertEquals("response is 3, expected 4", next().message.get());
+    assertTrue(System.nanoTime() - t0 < 1_000_000_000L, "a failed check was followed by the KO pause");
+    stats.responses.clear();
+    // An error after 2.5 s (longer than the pause): it waited already.
+    FunctionClient slowError = new FunctionClient(req -> CompletableFuture.supplyAsync(() -> {
+      throw new IllegalStateException("busy");
+    }, CompletableFuture.delayedExecutor(2_500, TimeUnit.MILLISECONDS)));
+    RpcCallAction<FunctionClient, String, String> slow = actionOf(FunctionClient.METHOD, slowError,
+        pausing.withTimeout(Duration.ofSeconds(10)), Expressions.toStaticValueExpression("abc"), List.of());
+    long t1 = System.nanoTime();
+    loop.execute(() -> slow.execute(Session$.MODULE$.apply("scn", 1L, loop)));
+    assertTrue(next().message.get().contains("busy"));
+    assertTrue(System.nanoTime() - t1 < 4_000_000_000L, "a slow error was followed by the KO pause as well");
+    assertTrue(slow.failedAtOnce(new java.io.IOException("refused"), "IOException", 1_000_000L),
+        "a refused connection is");
+    assertFalse(slow.failedAtOnce(new java.util.concurrent.TimeoutException(), "timeout", 1_000_000L),
+        "a timeout is not: it waited");
+  }
+
+  @Test
   void aCheckThatThrowsIsOneKoAndTheUserGoesOn() throws Exception {
     // The README's own check, on a reply without an amount: reply.getAmount() throws here.
     RpcCheck<String, String> check = (request, reply, code, session) -> Integer.parseInt(reply) > 0
@@ -301,13 +359,19 @@ class RpcCallActionTest {
   private RpcCallAction<FunctionClient, String, String> actionWithChecks(FunctionClient client, Duration timeout,
       Function1<Session, Validation<Object>> payload, InvocationMode mode,
       List<RpcCheck<? super String, ? super String>> checks) {
-    RpcSettings settings = RpcSettings.defaults(1).withTimeout(timeout).withMode(mode).withSyncThreads(2);
+    return actionOf(FunctionClient.METHOD, client, RpcSettings.defaults(1).withTimeout(timeout).withMode(mode)
+        .withSyncThreads(2), payload, checks);
+  }
+
+  private RpcCallAction<FunctionClient, String, String> actionOf(RpcMethod<FunctionClient, String, String> method,
+      FunctionClient client, RpcSettings settings, Function1<Session, Validation<Object>> payload,
+      List<RpcCheck<? super String, ? super String>> checks) {
     TestProtocol protocol = new TestProtocol(settings, client);
     CoreComponents core = new CoreComponents(null, null, null, Option.empty(), stats, new DefaultClock(), null, null);
     RunReport report = RunReport.detached();
     lastRecorder = report.recorder();
     RpcComponents<FunctionClient> components = new RpcComponents<>(protocol, client, report, core);
-    return new RpcCallAction<>("echo", FunctionClient.METHOD, payload, checks, components, new Resume());
+    return new RpcCallAction<>("echo", method, payload, checks, components, new Resume());
   }
 
   private final class Resume implements Action {

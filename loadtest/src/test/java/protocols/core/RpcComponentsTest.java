@@ -69,6 +69,19 @@ class RpcComponentsTest {
     components.close();
   }
 
+  @Test
+  void aSyncCallThatCameBackLeavesNoTimeoutOnTheWheel() throws Exception {
+    RpcComponents<RpcCallActionTest.FunctionClient> components = syncComponents(request -> request,
+        RpcSettings.defaults(1).withSyncThreads(4));
+    for (int i = 0; i < 1_000; i++) {
+      assertEquals("call " + i, components.call(i % 50, RpcCallActionTest.FunctionClient.METHOD, "call " + i)
+          .get(5, TimeUnit.SECONDS));
+    }
+    Thread.sleep(100); // the last cancellations reach the wheel
+    assertTrue(components.pendingTimeouts() < 10, components.pendingTimeouts() + " timeouts of answered calls left");
+    components.close();
+  }
+
   /** A client's blocking call, for a client that has only that. */
   private interface BlockingCall {
     String call(String request) throws Exception;
