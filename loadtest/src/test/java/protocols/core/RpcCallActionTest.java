@@ -371,12 +371,20 @@ class RpcCallActionTest {
     RunReport report = RunReport.detached();
     lastRecorder = report.recorder();
     RpcComponents<FunctionClient> components = new RpcComponents<>(protocol, client, report, core);
-    return new RpcCallAction<>("echo", method, payload, checks, components, new Resume());
+    return new RpcCallAction<>("echo", method, payload, checks, components, new Resume(loop, resumed));
   }
 
-  private final class Resume implements Action {
+  /** The action after the call: checks the user resumes on its own event loop, and hands its session over. */
+  static final class Resume implements Action {
+    private final io.netty.channel.EventLoop loop;
+    private final java.util.Queue<Session> resumed;
     private com.typesafe.scalalogging.Logger logger =
         com.typesafe.scalalogging.Logger.apply(org.slf4j.LoggerFactory.getLogger(Resume.class));
+
+    Resume(io.netty.channel.EventLoop loop, java.util.Queue<Session> resumed) {
+      this.loop = loop;
+      this.resumed = resumed;
+    }
 
     @Override
     public String name() {

@@ -54,30 +54,7 @@ class RpcOpenActionTest {
       OpenLoad.Level level = new OpenLoad.Level(load, 0, null, null, r -> "echo " + r + " calls/s",
           r -> "echo ramp to " + r + " calls/s");
       LinkedBlockingQueue<Session> left = new LinkedBlockingQueue<>();
-      Action next = new Action() {
-        private com.typesafe.scalalogging.Logger logger =
-            com.typesafe.scalalogging.Logger.apply(org.slf4j.LoggerFactory.getLogger("next"));
-
-        @Override
-        public String name() {
-          return "next";
-        }
-
-        @Override
-        public void execute(Session session) {
-          left.add(session);
-        }
-
-        @Override
-        public com.typesafe.scalalogging.Logger logger() {
-          return logger;
-        }
-
-        @Override
-        public void com$typesafe$scalalogging$StrictLogging$_setter_$logger_$eq(com.typesafe.scalalogging.Logger l) {
-          logger = l;
-        }
-      };
+      Action next = new RpcCallActionTest.Resume(loop, left);
       RpcOpenAction<RpcCallActionTest.FunctionClient, String, String> action = new RpcOpenAction<>("echo", method,
           Expressions.toStaticValueExpression("abc"), List.of(RpcChecks.echo()), components, level, next);
       for (long user = 1; user <= 2; user++) {
