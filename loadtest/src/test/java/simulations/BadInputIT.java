@@ -16,7 +16,7 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.api.Test;
-import protocols.core.JvmCommand;
+import protocols.lab.JvmCommand;
 import servers.dubbo.DubboEchoServer;
 
 /** Bad input ends a run at once with one clear line and a non-zero exit, never a hang or a stack trace. */

@@ -19,7 +19,7 @@ import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
-import protocols.core.HostPort;
+import protocols.rpc.HostPort;
 
 /**
  * Bytes no echo client would send, to a server on loopback: many short garbage connections, or one

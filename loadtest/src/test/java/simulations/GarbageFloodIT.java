@@ -7,11 +7,11 @@ import java.net.InetSocketAddress;
 import java.util.Map;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
-import protocols.Frameworks;
-import protocols.core.RpcFramework;
-import protocols.core.EchoRun;
-import protocols.core.EmbeddedServer;
-import protocols.core.LoadParams;
+import protocols.frameworks.Frameworks;
+import protocols.lab.RpcFramework;
+import protocols.lab.EchoRun;
+import protocols.lab.EmbeddedServer;
+import protocols.lab.LoadParams;
 
 /**
  * Every server under garbage connections and a frame declared at 2 GiB, then streamed: each bad
@@ -27,7 +27,7 @@ class GarbageFloodIT {
   private static final long MAX_GROWTH = 400L << 20;
 
   @ParameterizedTest
-  @MethodSource("protocols.Frameworks#names")
+  @MethodSource("protocols.lab.Frameworks#names")
   void garbageIsClosedTheLogAndMemoryStayBoundedAndTheServerStillServes(String name) throws Exception {
     RpcFramework<?, ?> framework = Frameworks.byName(name);
     LoadParams params = new LoadParams(Map.of());

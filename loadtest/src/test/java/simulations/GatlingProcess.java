@@ -22,7 +22,7 @@ import io.gatling.commons.stats.KO$;
 import io.gatling.commons.stats.OK$;
 import io.gatling.commons.stats.Status;
 import io.gatling.core.config.GatlingConfiguration;
-import protocols.core.JvmCommand;
+import protocols.lab.JvmCommand;
 import scala.Option;
 
 /**

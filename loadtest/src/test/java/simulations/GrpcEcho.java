@@ -1,11 +1,10 @@
 package simulations;
 
-import protocols.core.EchoSimulation;
-import protocols.grpc.GrpcDsl;
+import protocols.grpc.lab.GrpcFramework;
 
 /** gRPC echo through the levels; -Dconnections=N spreads the users over N channels (default 1). */
 public class GrpcEcho extends EchoSimulation {
   public GrpcEcho() {
-    super(GrpcDsl.FRAMEWORK);
+    super(GrpcFramework.FRAMEWORK);
   }
 }

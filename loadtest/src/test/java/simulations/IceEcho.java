@@ -1,11 +1,10 @@
 package simulations;
 
-import protocols.core.EchoSimulation;
-import protocols.ice.IceDsl;
+import protocols.ice.lab.IceFramework;
 
 /** ZeroC Ice echo through the levels. */
 public class IceEcho extends EchoSimulation {
   public IceEcho() {
-    super(IceDsl.FRAMEWORK);
+    super(IceFramework.FRAMEWORK);
   }
 }

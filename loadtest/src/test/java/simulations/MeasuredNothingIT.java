@@ -14,11 +14,11 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
-import protocols.Frameworks;
-import protocols.core.RpcFramework;
-import protocols.core.EchoRun;
-import protocols.core.EmbeddedServer;
-import protocols.core.LoadParams;
+import protocols.frameworks.Frameworks;
+import protocols.lab.RpcFramework;
+import protocols.lab.EchoRun;
+import protocols.lab.EmbeddedServer;
+import protocols.lab.LoadParams;
 import servers.netty.NettyEchoServer;
 import servers.thrift.ThriftEchoServer;
 

@@ -15,7 +15,9 @@ import java.util.Map;
 import java.util.stream.Stream;
 import org.HdrHistogram.Histogram;
 import org.junit.jupiter.api.Test;
-import protocols.core.LatencyRecorder;
+import protocols.stats.LatencyRecorder;
+import protocols.stats.Summaries;
+import protocols.stats.Histograms;
 
 /**
  * {@code -Dinjectors=2}: two Gatling JVMs against one embedded server, started together, merged into
@@ -33,7 +35,7 @@ class MultiInjectorIT {
     assertEquals(0, run.exitCode(), run.output());
     Path root = run.runFolder();
     assertTrue(root.getFileName().toString().startsWith("dubboecho-injectors-"), root.toString());
-    JsonNode merged = new ObjectMapper().readTree(root.resolve(LatencyRecorder.SUMMARY_FILE).toFile());
+    JsonNode merged = new ObjectMapper().readTree(root.resolve(Summaries.FILE).toFile());
     String page = Files.readString(root.resolve("rpc-report.html"));
 
     List<Path> injectors = new ArrayList<>();
@@ -41,7 +43,7 @@ class MultiInjectorIT {
     for (int i = 0; i < 2; i++) {
       Path folder = onlyRun(root.resolve("injector-" + i));
       injectors.add(folder);
-      JsonNode s = new ObjectMapper().readTree(folder.resolve(LatencyRecorder.SUMMARY_FILE).toFile());
+      JsonNode s = new ObjectMapper().readTree(folder.resolve(Summaries.FILE).toFile());
       GatlingProcess.assertCountsMatchSimulationLog(folder, s.get("requests"));
       assertEquals(i, s.get("run").get("injector").get("index").asInt());
       assertEquals(2, s.get("run").get("injector").get("count").asInt());
@@ -68,14 +70,14 @@ class MultiInjectorIT {
         ko += r.get("ko").asLong();
         long[] log = GatlingProcess.simulationLogCounts(injectors.get(i), name);
         logCalls += log[0] + log[1];
-        sum.add(LatencyRecorder.decode(r.get("histogram").asText()));
+        sum.add(Histograms.decode(r.get("histogram").asText()));
         p99s.add(r.get("p99").asLong());
       }
       assertEquals(count, m.get("count").asLong(), name + ": merged = injector 0 + injector 1");
       assertEquals(logCalls, m.get("count").asLong(), name + ": merged = both simulation.log files");
       assertEquals(ko, m.get("ko").asLong());
       assertEquals(0, ko, name + " KOs: " + m.get("koReasons"));
-      assertEquals(sum, LatencyRecorder.decode(m.get("histogram").asText()), name + ": exact histogram merge");
+      assertEquals(sum, Histograms.decode(m.get("histogram").asText()), name + ": exact histogram merge");
       long p99 = m.get("p99").asLong();
       assertTrue(p99 >= p99s.stream().mapToLong(Long::longValue).min().orElseThrow()
           && p99 <= p99s.stream().mapToLong(Long::longValue).max().orElseThrow(), name + " merged p99 " + p99

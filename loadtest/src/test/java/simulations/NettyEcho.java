@@ -1,11 +1,10 @@
 package simulations;
 
-import protocols.core.EchoSimulation;
-import protocols.netty.NettyDsl;
+import protocols.netty.lab.NettyFramework;
 
 /** The ceiling (Netty, length-prefixed frames, Kryo) through the levels. */
 public class NettyEcho extends EchoSimulation {
   public NettyEcho() {
-    super(NettyDsl.FRAMEWORK);
+    super(NettyFramework.FRAMEWORK);
   }
 }

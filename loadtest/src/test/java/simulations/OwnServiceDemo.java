@@ -4,9 +4,9 @@ import static io.gatling.javaapi.core.CoreDsl.during;
 import static io.gatling.javaapi.core.CoreDsl.global;
 import static io.gatling.javaapi.core.CoreDsl.atOnceUsers;
 import static io.gatling.javaapi.core.CoreDsl.scenario;
-import static protocols.core.RpcChecks.code;
-import static protocols.core.RpcChecks.echo;
-import static protocols.core.RpcChecks.response;
+import static protocols.rpc.RpcChecks.code;
+import static protocols.rpc.RpcChecks.echo;
+import static protocols.rpc.RpcChecks.response;
 import static protocols.dubbo.DubboDsl.dubbo;
 import static protocols.grpc.GrpcDsl.grpc;
 import static protocols.grpc.GrpcDsl.statusCode;
@@ -28,12 +28,14 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import org.apache.thrift.async.AsyncMethodCallback;
-import protocols.Frameworks;
-import protocols.core.EchoRun;
-import protocols.core.InvocationMode;
-import protocols.core.LoadParams;
-import protocols.core.Parameters;
-import protocols.core.RpcFramework;
+import protocols.frameworks.Frameworks;
+import protocols.lab.EchoRun;
+import protocols.lab.LabRun;
+import protocols.load.Populations;
+import protocols.rpc.InvocationMode;
+import protocols.lab.LoadParams;
+import protocols.lab.Parameters;
+import protocols.lab.RpcFramework;
 import protocols.ice.IceDynamic;
 
 /**
@@ -55,8 +57,9 @@ public class OwnServiceDemo extends Simulation {
     int count = EchoRun.orExit(() -> params.intParam("listCount", 10, 1, contract.SampleOrder.MAX_LIST));
     List<InvocationMode> modes = EchoRun.orExit(params::modes);
     List<PopulationBuilder> steps = new ArrayList<>();
+    LabRun lab = new LabRun(params);
     for (RpcFramework<?, ?> framework : running) {
-      EchoRun run = EchoRun.start(framework, params, Parameters.TARGET_PREFIX + framework.name());
+      EchoRun run = EchoRun.start(framework, params, Parameters.TARGET_PREFIX + framework.name(), lab);
       runs.add(run);
       for (InvocationMode mode : modes) {
         String tag = " (" + mode.label() + ")";
@@ -65,10 +68,10 @@ public class OwnServiceDemo extends Simulation {
             .exec(session -> session.set("count", count).set("user", session.userId()))
             .exec(during(params.duration()).on(calls))
             .injectOpen(atOnceUsers(users))
-            .protocols(run.protocol(mode)));
+            .protocols(run.protocol(mode), lab.protocol()));
       }
     }
-    setUp(EchoRun.sequence(steps)).assertions(global().failedRequests().percent().lte(params.maxKoPercent()));
+    setUp(Populations.sequence(steps)).assertions(global().failedRequests().percent().lte(params.maxKoPercent()));
   }
 
   private static ChainBuilder calls(String framework, String tag, int count) {

@@ -12,6 +12,9 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
+import protocols.grpc.lab.GrpcFramework;
+import protocols.lab.EmbeddedServer;
+import protocols.lab.LoadParams;
 
 /**
  * The general DSL against the real sample servers: OwnServiceDemo calls listOrders on every framework
@@ -49,5 +52,29 @@ class OwnServiceIT {
     }
     assertEquals(expected.size(), requests.size(), "no request beyond the demo's: " + requests);
     GatlingProcess.assertCountsMatchSimulationLog(run.runFolder(), requests);
+  }
+
+  @Test
+  void aSimulationOfOnesOwnNeedsOnlyTheDslAndStillGetsTheMicrosecondReport() throws Exception {
+    // GrpcOwnService imports the plugin's DSL and Gatling only (LayersTest holds that); a server of one's own.
+    LoadParams none = new LoadParams(Map.of());
+    try (EmbeddedServer server = EmbeddedServer.start("grpc", GrpcFramework.FRAMEWORK.serverMainClass(),
+        GrpcFramework.FRAMEWORK.serverArgs(none))) {
+      GatlingProcess.Result run = GatlingProcess.run("GrpcOwnService",
+          Map.of("target", server.address().toString(), "users", "2", "duration", "2"),
+          RESULTS.resolve("grpc-own-service"), Duration.ofMinutes(2));
+      assertEquals(0, run.exitCode(), run.output());
+      JsonNode requests = run.summary().get("requests");
+      for (String name : List.of("ListOrders", "Hello")) {
+        JsonNode r = requests.get(name);
+        assertNotNull(r, name + " missing: " + requests);
+        assertTrue(r.get("count").asLong() >= 2, name + ": " + r);
+        assertEquals(0, r.get("ko").asLong(), name + ": " + r);
+      }
+      assertEquals(requests.get("ListOrders").get("count").asLong(), requests.get("Hello").get("count").asLong(),
+          "each user's ListOrders is followed by its Hello");
+      assertTrue(java.nio.file.Files.exists(run.runFolder().resolve("rpc-report.html")), "the µs page");
+      GatlingProcess.assertCountsMatchSimulationLog(run.runFolder(), requests);
+    }
   }
 }

@@ -2,11 +2,10 @@ package simulations;
 
 import io.gatling.javaapi.core.Simulation;
 import java.util.Set;
-import protocols.Shootout;
-import protocols.core.Parameters;
-import protocols.core.EchoRun;
-import protocols.core.LoadParams;
-import protocols.core.RunReport;
+import protocols.shootout.Shootout;
+import protocols.lab.Parameters;
+import protocols.lab.EchoRun;
+import protocols.lab.LoadParams;
 import protocols.nightly.Nightly;
 
 /**
@@ -20,7 +19,7 @@ public class RpcNightly extends Simulation {
 
   {
     LoadParams params = LoadParams.fromSystemProperties();
-    RunReport.onSummaryWritten(EchoRun.orExit(() -> new Nightly(shootout.frameworks(), params)));
+    shootout.run().onSummaryWritten(EchoRun.orExit(() -> new Nightly(shootout.frameworks(), params)));
     setUp(shootout.populations()).assertions(shootout.assertions());
   }
 

@@ -2,8 +2,8 @@ package simulations;
 
 import io.gatling.javaapi.core.Simulation;
 import java.util.Set;
-import protocols.Shootout;
-import protocols.core.Parameters;
+import protocols.shootout.Shootout;
+import protocols.lab.Parameters;
 
 /**
  * Every framework and the ceiling, one after the other, then comparison.html/json/csv in the run

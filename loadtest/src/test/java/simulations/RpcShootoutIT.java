@@ -20,7 +20,7 @@ import java.util.regex.Pattern;
 import javax.imageio.ImageIO;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import protocols.core.TestProcesses;
+import protocols.lab.TestProcesses;
 
 /**
  * A short real shootout of every framework, the ceiling and the plain driver, then its
@@ -90,12 +90,12 @@ class RpcShootoutIT {
       assertEquals(0, plainDrivers(), "a plain driver outlived its shootout");
     } finally {
       gatling.destroyForcibly();
-      TestProcesses.killAll("protocols.PlainDriver");
+      TestProcesses.killAll("protocols.shootout.PlainDriver");
     }
   }
 
   private static long plainDrivers() {
-    return TestProcesses.running("protocols.PlainDriver");
+    return TestProcesses.running("protocols.shootout.PlainDriver");
   }
 
   @Test

@@ -11,13 +11,13 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
-import protocols.Frameworks;
-import protocols.core.RpcFramework;
-import protocols.core.RpcMethod;
-import protocols.core.EmbeddedServer;
-import protocols.core.InvocationMode;
-import protocols.core.LoadParams;
-import protocols.core.RpcClient;
+import protocols.frameworks.Frameworks;
+import protocols.lab.RpcFramework;
+import protocols.rpc.RpcMethod;
+import protocols.lab.EmbeddedServer;
+import protocols.rpc.InvocationMode;
+import protocols.lab.LoadParams;
+import protocols.rpc.RpcClient;
 
 /**
  * -DserverDelayUs reaches every embedded server, whose replies then come at least that late, through
@@ -29,7 +29,7 @@ class ServerDelayIT {
   private static final int DELAY_MICROS = 200_000;
 
   @ParameterizedTest
-  @MethodSource("protocols.Frameworks#names")
+  @MethodSource("protocols.lab.Frameworks#names")
   @SuppressWarnings("unchecked")
   void everyServerAnswersLateWithoutHoldingAThread(String name) throws Exception {
     RpcFramework<RpcClient, Object> framework = (RpcFramework<RpcClient, Object>) Frameworks.byName(name);

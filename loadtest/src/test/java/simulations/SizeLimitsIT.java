@@ -10,13 +10,13 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
-import protocols.Frameworks;
-import protocols.core.RpcFramework;
-import protocols.core.EmbeddedServer;
-import protocols.core.Errors;
-import protocols.core.InvocationMode;
-import protocols.core.LoadParams;
-import protocols.core.RpcClient;
+import protocols.frameworks.Frameworks;
+import protocols.lab.RpcFramework;
+import protocols.lab.EmbeddedServer;
+import protocols.rpc.Errors;
+import protocols.rpc.InvocationMode;
+import protocols.lab.LoadParams;
+import protocols.rpc.RpcClient;
 
 /**
  * A message over a size limit is a KO that names the limit and how to raise it, on every framework

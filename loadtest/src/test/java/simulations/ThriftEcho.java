@@ -1,11 +1,10 @@
 package simulations;
 
-import protocols.core.EchoSimulation;
-import protocols.thrift.ThriftDsl;
+import protocols.thrift.lab.ThriftFramework;
 
 /** Thrift echo through the levels; -Dthrift.protocol=binary|compact sets both sides. */
 public class ThriftEcho extends EchoSimulation {
   public ThriftEcho() {
-    super(ThriftDsl.FRAMEWORK);
+    super(ThriftFramework.FRAMEWORK);
   }
 }

@@ -12,9 +12,9 @@ import org.apache.dubbo.config.bootstrap.DubboBootstrap;
 import org.apache.dubbo.remoting.TimeoutException;
 import org.apache.dubbo.rpc.RpcException;
 import org.apache.dubbo.rpc.service.GenericService;
-import protocols.core.RpcClient;
-import protocols.core.RpcSettings;
-import protocols.core.SizeLimit;
+import protocols.rpc.RpcClient;
+import protocols.rpc.RpcSettings;
+import protocols.rpc.SizeLimit;
 
 /** A Dubbo consumer: one reference per service the requests call, each connected straight to the server (no registry). */
 public final class DubboClient implements RpcClient {

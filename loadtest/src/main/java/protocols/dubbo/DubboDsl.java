@@ -5,8 +5,7 @@ import contract.dubbo.DubboSerialization;
 import contract.dubbo.MobileService;
 import contract.pojo.Order;
 import org.apache.dubbo.config.bootstrap.DubboBootstrap;
-import protocols.core.RpcFramework;
-import protocols.core.RpcSettings;
+import protocols.rpc.RpcSettings;
 
 /**
  * The Dubbo DSL, in Gatling's style: {@code dubbo} is the protocol;
@@ -16,14 +15,6 @@ import protocols.core.RpcSettings;
 public final class DubboDsl {
   /** The protocol builder, with Dubbo's defaults (127.0.0.1:20880, hessian2, async). */
   public static final DubboProtocol dubbo = new DubboProtocol(RpcSettings.defaults(20880), DubboSerialization.DEFAULT);
-
-  /** {@code -Dserialization=hessian2|kryo|fastjson2} sets both sides. */
-  public static final RpcFramework<DubboClient, Order> FRAMEWORK = RpcFramework.<DubboClient, Order>of("dubbo",
-          DubboBootstrap.class, "servers.dubbo.DubboEchoServer", "--payload", p -> dubbo.serialization(p.string("serialization", DubboSerialization.DEFAULT)),
-          new DubboMethod<MobileService, Order, Order>(new DubboService<>("echo", MobileService.class, "", ""),
-              MobileService::hello, MobileService::helloAsync, null),
-          DubboDsl::order)
-      .withParam("serialization", DubboSerialization.DEFAULT, "--serialization", DubboSerialization.SUPPORTED);
 
   private DubboDsl() {}
 

@@ -7,8 +7,8 @@ import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import org.apache.dubbo.rpc.service.GenericService;
-import protocols.core.RpcMethod;
-import protocols.core.RpcRequest;
+import protocols.rpc.RpcMethod;
+import protocols.rpc.RpcRequest;
 
 /**
  * Dubbo's generic invocation, {@code dubbo("name").generic("com.example.OrderService").method("place",

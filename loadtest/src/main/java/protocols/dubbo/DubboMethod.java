@@ -3,7 +3,7 @@ package protocols.dubbo;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import org.apache.dubbo.rpc.RpcContext;
-import protocols.core.RpcMethod;
+import protocols.rpc.RpcMethod;
 
 /**
  * A method of a Java interface, called through Dubbo's proxy of it: a lambda with the interface's

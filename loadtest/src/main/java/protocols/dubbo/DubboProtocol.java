@@ -2,9 +2,9 @@ package protocols.dubbo;
 
 import contract.dubbo.DubboSerialization;
 import java.util.Map;
-import protocols.core.RpcProtocol;
-import protocols.core.RpcProtocolKey;
-import protocols.core.RpcSettings;
+import protocols.rpc.RpcProtocol;
+import protocols.rpc.RpcProtocolKey;
+import protocols.rpc.RpcSettings;
 
 /** {@code dubbo.target("127.0.0.1", 20880).serialization("kryo")...}: immutable. */
 public final class DubboProtocol extends RpcProtocol<DubboProtocol, DubboClient> {

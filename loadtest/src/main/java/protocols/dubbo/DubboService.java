@@ -1,7 +1,7 @@
 package protocols.dubbo;
 
 import java.util.Objects;
-import protocols.core.RpcRequest;
+import protocols.rpc.RpcRequest;
 
 /**
  * {@code dubbo("name").service(OrderService.class).version("1.0.0").group("eu")}: an interface on the

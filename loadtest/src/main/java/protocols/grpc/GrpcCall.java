@@ -11,7 +11,7 @@ import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.concurrent.CompletionStage;
-import protocols.core.RpcMethod;
+import protocols.rpc.RpcMethod;
 import scala.Function1;
 
 /**

@@ -24,10 +24,10 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLongArray;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import protocols.core.GatlingLoops;
-import protocols.core.RpcClient;
-import protocols.core.RpcSettings;
-import protocols.core.SizeLimit;
+import protocols.rpc.GatlingLoops;
+import protocols.rpc.RpcClient;
+import protocols.rpc.RpcSettings;
+import protocols.rpc.SizeLimit;
 
 /**
  * grpc-java client: {@code channels} HTTP/2 connections built once. In a Gatling run they do their

@@ -7,10 +7,9 @@ import contract.grpc.Order;
 import io.grpc.ManagedChannel;
 import io.grpc.MethodDescriptor;
 import io.grpc.Status;
-import protocols.core.RpcChecks;
-import protocols.core.RpcFramework;
-import protocols.core.RpcSettings;
-import protocols.core.RpcMethod;
+import protocols.rpc.RpcChecks;
+import protocols.rpc.RpcSettings;
+import protocols.rpc.RpcMethod;
 
 /**
  * The gRPC DSL: {@code grpc} is the protocol; {@code grpc("name").unary(SomeServiceGrpc.getSomeMethod())}
@@ -20,12 +19,6 @@ import protocols.core.RpcMethod;
 public final class GrpcDsl {
   /** The protocol builder, with gRPC's defaults (127.0.0.1:50051, one channel, async). */
   public static final GrpcProtocol grpc = new GrpcProtocol(RpcSettings.defaults(50051));
-
-  /** {@code -Dconnections=N} spreads the users over N channels (default 1). */
-  public static final RpcFramework<GrpcClient, Order> FRAMEWORK = RpcFramework.of("grpc", ManagedChannel.class,
-      "servers.grpc.GrpcEchoServer", "--max-message", p -> grpc,
-      (RpcMethod<GrpcClient, Order, Order>) new GrpcCall<>(MobileServiceGrpc.getHelloMethod(), GrpcCall.Options.NONE),
-      GrpcDsl::order);
 
   private GrpcDsl() {}
 

@@ -6,7 +6,7 @@ import com.google.protobuf.util.JsonFormat;
 import io.gatling.core.session.Session;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
-import protocols.core.RpcMethod;
+import protocols.rpc.RpcMethod;
 
 /** A method without generated code: JSON in (protobuf's JSON mapping), {@code DynamicMessage} out. */
 record GrpcJsonCall(GrpcCall<DynamicMessage, DynamicMessage> call) implements RpcMethod<GrpcClient, String, DynamicMessage> {

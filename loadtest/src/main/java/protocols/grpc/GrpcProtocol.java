@@ -1,9 +1,9 @@
 package protocols.grpc;
 
 import java.util.Map;
-import protocols.core.RpcProtocol;
-import protocols.core.RpcProtocolKey;
-import protocols.core.RpcSettings;
+import protocols.rpc.RpcProtocol;
+import protocols.rpc.RpcProtocolKey;
+import protocols.rpc.RpcSettings;
 
 /**
  * {@code grpc.target("127.0.0.1", 50051).connections(4)...}: immutable. {@code connections} is the

@@ -3,8 +3,8 @@ package protocols.grpc;
 import io.grpc.MethodDescriptor;
 import java.time.Duration;
 import java.util.function.Function;
-import protocols.core.RpcMethod;
-import protocols.core.RpcRequest;
+import protocols.rpc.RpcMethod;
+import protocols.rpc.RpcRequest;
 
 /**
  * A unary gRPC request: {@code grpc("name").unary(SomeServiceGrpc.getSomeMethod()).header("k", "#{v}")

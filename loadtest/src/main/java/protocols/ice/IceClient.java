@@ -20,10 +20,10 @@ import java.util.Map;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import protocols.core.InvocationMode;
-import protocols.core.RpcClient;
-import protocols.core.RpcSettings;
-import protocols.core.SizeLimit;
+import protocols.rpc.InvocationMode;
+import protocols.rpc.RpcClient;
+import protocols.rpc.RpcSettings;
+import protocols.rpc.SizeLimit;
 
 /**
  * One Ice communicator per run. Ice shares one connection per server by default; with

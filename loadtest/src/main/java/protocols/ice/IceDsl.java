@@ -8,9 +8,8 @@ import contract.zeroc.IceSettings;
 import contract.zeroc.MobileServicePrx;
 import contract.zeroc.Order;
 import java.util.function.Function;
-import protocols.core.RpcFramework;
-import protocols.core.RpcSettings;
-import protocols.core.RpcRequest;
+import protocols.rpc.RpcSettings;
+import protocols.rpc.RpcRequest;
 
 /**
  * The Ice DSL: {@code ice} is the protocol; {@code ice("name").proxy("orders", OrderServicePrx::uncheckedCast)
@@ -20,13 +19,6 @@ import protocols.core.RpcRequest;
 public final class IceDsl {
   /** The protocol builder, with Ice's defaults (127.0.0.1:10000, one shared connection, async). */
   public static final IceProtocol ice = new IceProtocol(RpcSettings.defaults(10000));
-
-  /** ZeroC Ice. */
-  public static final RpcFramework<IceClient, Order> FRAMEWORK = RpcFramework.of("ice", Communicator.class,
-      "servers.ice.IceEchoServer", "--max-message", p -> ice,
-      new IceMethod<MobileServicePrx, Order, Order>(IceSettings.IDENTITY, MobileServicePrx::uncheckedCast,
-          MobileServicePrx::helloAsync, MobileServicePrx::hello, null),
-      IceDsl::order);
 
   private IceDsl() {}
 

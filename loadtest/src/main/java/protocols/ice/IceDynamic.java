@@ -6,7 +6,7 @@ import com.zeroc.Ice.OutputStream;
 import java.util.concurrent.CompletionException;
 import java.util.function.Consumer;
 import java.util.function.Function;
-import protocols.core.RpcRequest;
+import protocols.rpc.RpcRequest;
 
 /**
  * Ice's dynamic invocation ({@code ice_invokeAsync}), for a user without generated code: the payload

@@ -5,8 +5,8 @@ import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.function.Function;
-import protocols.core.RpcMethod;
-import protocols.core.RpcRequest;
+import protocols.rpc.RpcMethod;
+import protocols.rpc.RpcRequest;
 
 /**
  * An operation on an Ice object through its typed proxy: {@code ice("name").proxy("orders",

@@ -1,9 +1,9 @@
 package protocols.ice;
 
 import contract.zeroc.IceSettings;
-import protocols.core.RpcProtocol;
-import protocols.core.RpcProtocolKey;
-import protocols.core.RpcSettings;
+import protocols.rpc.RpcProtocol;
+import protocols.rpc.RpcProtocolKey;
+import protocols.rpc.RpcSettings;
 
 /** {@code ice.target("127.0.0.1", 10000)...}: the shared settings; maxMessageBytes is Ice.MessageSizeMax. */
 public final class IceProtocol extends RpcProtocol<IceProtocol, IceClient> {

@@ -19,13 +19,14 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
-import protocols.core.CpuSampler;
-import protocols.core.EchoRun;
-import protocols.core.Errors;
-import protocols.core.JvmCommand;
-import protocols.core.LoadParams;
-import protocols.core.RpcFramework;
-import protocols.core.Warmup;
+import protocols.stats.CpuSampler;
+import protocols.lab.EchoRun;
+import protocols.lab.LabRun;
+import protocols.rpc.Errors;
+import protocols.lab.JvmCommand;
+import protocols.lab.LoadParams;
+import protocols.lab.RpcFramework;
+import protocols.load.Warmup;
 
 /**
  * {@code -Dinjectors=N} on one machine: this JVM starts the server once (or checks {@code -Dtarget}),
@@ -48,7 +49,7 @@ public final class LocalInjectors {
   public static void runAndExit(RpcFramework<?, ?> framework, LoadParams params, String simulationClass) {
     int n = params.injectors();
     Duration delay = EchoRun.orExit(() -> startDelay(params));
-    EchoRun server = EchoRun.start(framework, params, "target");
+    EchoRun server = EchoRun.start(framework, params, "target", new LabRun(params));
     int status;
     try {
       status = run(server, params, simulationClass, n, delay);

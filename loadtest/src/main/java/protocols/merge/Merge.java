@@ -10,12 +10,13 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 import org.HdrHistogram.Histogram;
-import protocols.core.EchoRun;
-import protocols.core.Html;
-import protocols.core.LatencyRecorder;
-import protocols.core.LatencyRecorder.RequestStats;
-import protocols.core.RunAnalysis;
-import protocols.core.RunAnalysis.Warning;
+import protocols.stats.RunInfo;
+import protocols.stats.LatencyRecorder;
+import protocols.stats.RequestStats;
+import protocols.load.RunAnalysis;
+import protocols.stats.Warning;
+import protocols.stats.OpenStats;
+import protocols.stats.Numbers;
 
 /**
  * Several injectors' runs as one: per request name the HdrHistograms are added (exact percentiles,
@@ -35,29 +36,8 @@ public final class Merge {
 
   private Merge() {}
 
-  /** One injector's share of one level: what it did alone, and its rate in the common window. */
-  public record InjectorLevel(int index, String host, long count, long ko, double perSecond, double okPerSecond,
-                              long p50, long p99, long max, long dropped, long startOffsetMillis, boolean slow) {
-    public Map<String, Object> asMap() {
-      Map<String, Object> m = new LinkedHashMap<>();
-      m.put("injector", index);
-      m.put("host", host);
-      m.put("count", count);
-      m.put("ko", ko);
-      m.put("throughput", RequestStats.round(perSecond, 1));
-      m.put("okThroughput", RequestStats.round(okPerSecond, 1));
-      m.put("p50", p50);
-      m.put("p99", p99);
-      m.put("max", max);
-      m.put("dropped", dropped);
-      m.put("startOffsetMillis", startOffsetMillis);
-      m.put("slow", slow);
-      return m;
-    }
-  }
-
   /** The merged requests, each request's per-injector rows, and what a reader must know before trusting them. */
-  public record Result(List<RequestStats> requests, Map<String, List<InjectorLevel>> perInjector,
+  public record Result(List<RequestStats> requests, Map<String, List<RunInfo.InjectorLevel>> perInjector,
                        RunAnalysis analysis) {
     /** The merged levels' own warnings, then the merge's and the injectors' kept ones. */
     public List<Warning> warnings() {
@@ -74,11 +54,11 @@ public final class Merge {
     Set<String> names = new LinkedHashSet<>();
     runs.forEach(r -> r.requests().forEach(q -> names.add(q.name())));
     List<RequestStats> merged = new ArrayList<>();
-    Map<String, List<InjectorLevel>> perInjector = new LinkedHashMap<>();
+    Map<String, List<RunInfo.InjectorLevel>> perInjector = new LinkedHashMap<>();
     Set<Integer> firstLevelChecked = new java.util.HashSet<>();
     for (String name : names) {
-      boolean measured = !EchoRun.notMeasured(name);
       List<InjectorRun> with = runs.stream().filter(r -> r.request(name).isPresent()).toList();
+      boolean measured = with.get(0).request(name).orElseThrow().measured();
       if (with.size() < runs.size()) {
         warnings.add(new Warning(name, "missing-level", "only " + labels(with) + " of the " + runs.size()
             + " injectors ran this level: its merged figures are theirs alone"));
@@ -86,33 +66,34 @@ public final class Merge {
       List<RequestStats> parts = with.stream().map(r -> r.request(name).orElseThrow()).toList();
       Level level = level(name, parts);
       merged.add(level.stats);
-      List<InjectorLevel> rows = new ArrayList<>();
+      List<RunInfo.InjectorLevel> rows = new ArrayList<>();
       for (int i = 0; i < with.size(); i++) {
         InjectorRun run = with.get(i);
         RequestStats p = parts.get(i);
         double okRate = level.okRates[i];
         boolean slow = with.size() > 1 && measured && okRate < SKEW_SHARE * level.meanOkRate();
         long offset = p.startEpochMillis() - level.stats.startEpochMillis();
-        rows.add(new InjectorLevel(run.index(), run.host(), p.count(), p.ko(), level.rates[i], okRate, p.p50(),
+        rows.add(new RunInfo.InjectorLevel(run.index(), run.host(), p.count(), p.ko(),
+            RequestStats.round(level.rates[i], 1), RequestStats.round(okRate, 1), p.p50(),
             p.p99(), p.max(), p.isOpen() ? p.open().dropped() : 0, offset, slow));
         if (p.count() == 0 || !measured) {
           continue;
         }
         if (slow) {
-          warnings.add(new Warning(name, "injector-skew", run.label() + " made " + Html.fmt(okRate, 0)
-              + " OK calls/s in the common window, " + Html.pct(okRate / level.meanOkRate()) + " of the injectors'"
+          warnings.add(new Warning(name, "injector-skew", run.label() + " made " + Numbers.fmt(okRate, 0)
+              + " OK calls/s in the common window, " + Numbers.pct(okRate / level.meanOkRate()) + " of the injectors'"
               + " mean: it was slower than the others (its own p99 " + p.p99() + " µs); look at its machine"));
         }
         if (offset > LATE_MILLIS) {
           warnings.add(new Warning(name, "late-start", run.label() + " started this level "
-              + Html.fmt(offset / 1000.0, 1) + " s after the first injector: the merged calls/s count only the "
-              + Html.fmt(level.stats.durationSeconds(), 1) + " s all of them were in it"));
+              + Numbers.fmt(offset / 1000.0, 1) + " s after the first injector: the merged calls/s count only the "
+              + Numbers.fmt(level.stats.durationSeconds(), 1) + " s all of them were in it"));
         }
         if (run.startAtEpochMillis() != null && firstLevelChecked.add(run.index())) {
           long late = p.startEpochMillis() - run.startAtEpochMillis();
           if (late > LATE_MILLIS) {
             warnings.add(new Warning(name, "late-start", run.label() + " started its first level "
-                + Html.fmt(late / 1000.0, 1) + " s after -DstartAt: its warm-up or start-up overran the start time"));
+                + Numbers.fmt(late / 1000.0, 1) + " s after -DstartAt: its warm-up or start-up overran the start time"));
           }
         }
       }
@@ -208,7 +189,7 @@ public final class Merge {
       throughput += level.rates[i];
       okThroughput += level.okRates[i];
     }
-    LatencyRecorder.Open open = null;
+    OpenStats open = null;
     if (parts.stream().anyMatch(RequestStats::isOpen)) {
       Histogram response = new Histogram(3);
       Histogram lag = new Histogram(3);
@@ -228,13 +209,13 @@ public final class Merge {
           unsentReason = unsentReason != null ? unsentReason : p.open().unsentReason();
         }
       }
-      open = LatencyRecorder.Open.of(offered, maxInFlight, dropped, unsent, unsentReason, response, lag);
+      open = OpenStats.of(offered, maxInFlight, dropped, unsent, unsentReason, response, lag);
     }
     double common = Math.max(0, commonEnd - commonStart) / 1000.0;
     // Per-second percentiles cannot be merged from the injectors' own: the merged level has none.
     level.stats = RequestStats.of(name, count, ko, common, throughput, okThroughput, ok, reasons, okWindows,
         koWindows, new long[0], new long[0], origin * 1_000_000L, sendEnd * 1_000_000L, end * 1_000_000L, origin,
-        sendEnd, end, open);
+        sendEnd, end, open).withLevel(parts.get(0).level());
     return level;
   }
 
@@ -307,7 +288,7 @@ public final class Merge {
   }
 
   /** {@code kind name=value} for each entry of {@code b} that {@code a} does not have as is. */
-  private static List<String> differences(String kind, Map<String, Object> a, Map<String, Object> b) {
+  private static List<String> differences(String kind, Map<String, ?> a, Map<String, ?> b) {
     List<String> out = new ArrayList<>();
     Set<String> keys = new LinkedHashSet<>(a.keySet());
     keys.addAll(b.keySet());

@@ -1,7 +1,6 @@
 package protocols.merge;
 
-import static protocols.core.Html.esc;
-import static protocols.core.Html.fmt;
+import static protocols.stats.Numbers.fmt;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -17,13 +16,13 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Stream;
-import protocols.core.Errors;
-import protocols.core.Html;
-import protocols.core.LoadParams;
-import protocols.core.LatencyRecorder;
-import protocols.core.RpcReportPage;
-import protocols.core.RunReport;
-import protocols.core.SummaryTable;
+import protocols.rpc.Errors;
+import protocols.lab.LoadParams;
+import protocols.report.RpcReportPage;
+import protocols.report.SummaryTable;
+import protocols.stats.Validity;
+import protocols.stats.Summaries;
+import protocols.stats.RunInfo;
 
 /**
  * The merge of several injectors' runs, without Gatling and without re-running anything:
@@ -157,40 +156,27 @@ public final class MergeCommand {
       throws IOException {
     Merge.Result result = Merge.of(runs, expected);
     Files.createDirectories(out);
-    Map<String, Object> run = new LinkedHashMap<>();
-    run.put("merged", true);
-    run.put("protocols", runs.get(0).protocols());
-    run.put("settings", runs.get(0).settings());
-    run.put("interrupted", runs.stream().anyMatch(InjectorRun::interrupted));
-    List<Map<String, Object>> injectors = new ArrayList<>();
+    List<RunInfo.MergedInjector> injectors = new ArrayList<>();
     for (InjectorRun r : runs) {
-      Map<String, Object> m = new LinkedHashMap<>();
-      m.put("index", r.index());
-      m.put("count", r.count());
-      m.put("host", r.host());
-      m.put("folder", r.folder().toAbsolutePath().toString());
-      m.put("gatlingReport", link(out, r.folder().resolve("index.html")));
-      m.put("rpcReport", link(out, r.folder().resolve(RpcReportPage.FILE)));
-      if (r.startAtEpochMillis() != null) {
-        m.put("startAt", java.time.Instant.ofEpochMilli(r.startAtEpochMillis()).toString());
-      }
-      m.put("interrupted", r.interrupted());
-      injectors.add(m);
+      injectors.add(new RunInfo.MergedInjector(r.index(), r.count(), r.host(), r.folder().toAbsolutePath().toString(),
+          link(out, r.folder().resolve("index.html")), link(out, r.folder().resolve(RpcReportPage.FILE)),
+          r.startAtEpochMillis() == null ? null : java.time.Instant.ofEpochMilli(r.startAtEpochMillis()).toString(),
+          r.interrupted()));
     }
-    run.put("injectors", injectors);
-    Map<String, Object> perInjector = new LinkedHashMap<>();
-    result.perInjector().forEach((name, rows) -> perInjector.put(name, rows.stream().map(Merge.InjectorLevel::asMap)
-        .toList()));
-    run.put("perInjector", perInjector);
-    Path summary = LatencyRecorder.writeSummaryTo(out.resolve(LatencyRecorder.SUMMARY_FILE), run, result.requests(),
-        result.analysis());
+    boolean interrupted = runs.stream().anyMatch(InjectorRun::interrupted);
+    RunInfo run = new RunInfo(runs.get(0).protocols(), interrupted, null, null, null, null, runs.get(0).settings(),
+        null, null, true, injectors, result.perInjector(), null, null, null, null, null, null, null);
+    Map<String, Validity> validity = new LinkedHashMap<>();
+    result.analysis().levels().forEach(l -> validity.put(l.request(), l.validity()));
+    Path summary = Summaries.write(out.resolve(Summaries.FILE), new Summaries.Summary(run,
+        result.analysis().warnings(), result.requests(), validity));
     Path page = out.resolve(RpcReportPage.FILE);
     String title = "RPC report: " + runs.size() + " injectors merged, " + out.toAbsolutePath().getFileName();
-    Files.writeString(page, RpcReportPage.render(title, result.requests(), result.analysis(), run,
-        (Boolean) run.get("interrupted"), injectorsHtml(runs, injectors, result)), StandardCharsets.UTF_8);
+    Files.writeString(page, RpcReportPage.render(title, result.requests(), result.analysis(), run, interrupted,
+        new RpcReportPage.Merged(injectors, result.perInjector())), StandardCharsets.UTF_8);
     console.println(SummaryTable.render(result.requests()));
     console.println(perInjectorTable(result));
-    RunReport.printWarnings(result.analysis(), console);
+    SummaryTable.printValidity(result.analysis(), console);
     console.println("Merged RPC summary of " + runs.size() + " injectors: " + summary.toAbsolutePath());
     console.println("Merged RPC report: " + page.toAbsolutePath().toUri());
     return new Written(summary, page, result);
@@ -205,44 +191,8 @@ public final class MergeCommand {
     String line = "%-44s %8s %10s %8s %12s %9s %9s %10s%n";
     sb.append(String.format(line, "request", "injector", "calls", "KO", "OK calls/s", "p50", "p99", "start +ms"));
     result.perInjector().forEach((name, rows) -> rows.forEach(r -> sb.append(String.format(line,
-        name.length() > 44 ? name.substring(0, 44) : name, r.index(), r.count(), r.ko(), fmt(r.okPerSecond(), 0)
+        name.length() > 44 ? name.substring(0, 44) : name, r.injector(), r.count(), r.ko(), fmt(r.okThroughput(), 0)
             + (r.slow() ? " SLOW" : ""), r.p50(), r.p99(), r.startOffsetMillis()))));
     return sb.toString();
-  }
-
-  /** The injectors and each level's per-injector rows, for the top of the merged page. */
-  static String injectorsHtml(List<InjectorRun> runs, List<Map<String, Object>> injectors, Merge.Result result) {
-    StringBuilder h = new StringBuilder();
-    h.append("<p id=\"merged\">Merged from <strong>").append(runs.size()).append(" injectors</strong>. Percentiles ")
-        .append("are exact: each level's HdrHistograms from every injector added, not averaged. <em>calls/s</em> is ")
-        .append("the sum of each injector's rate over its whole 1-second windows within the window every injector ")
-        .append("was in the level (<em>time (s)</em>, the common window); counts are every injector's calls. ")
-        .append("Each injector's own reports, with its CPU figures, are linked below. Generated ")
-        .append(esc(Html.now())).append("; the same figures are in <code>").append(LatencyRecorder.SUMMARY_FILE)
-        .append("</code>.</p>\n");
-    h.append("<table id=\"injectors\"><caption>Injectors</caption>\n<tr><th>injector</th><th>host</th>")
-        .append("<th>-DstartAt</th><th>Gatling report</th><th>RPC report</th><th>interrupted</th></tr>\n");
-    for (Map<String, Object> m : injectors) {
-      h.append("<tr><td>").append(m.get("index")).append('/').append(m.get("count")).append("</td><td>")
-          .append(esc(String.valueOf(m.get("host")))).append("</td><td>")
-          .append(esc(String.valueOf(m.getOrDefault("startAt", "none")))).append("</td><td><a class=\"gatling\" href=\"")
-          .append(esc(String.valueOf(m.get("gatlingReport")))).append("\">index.html</a></td><td><a href=\"")
-          .append(esc(String.valueOf(m.get("rpcReport")))).append("\">rpc-report.html</a></td><td>")
-          .append(m.get("interrupted")).append("</td></tr>\n");
-    }
-    h.append("</table>\n");
-    h.append("<table id=\"per-injector\"><caption>Per injector: each level's share (a slow injector is marked)")
-        .append("</caption>\n<tr><th>request</th><th>injector</th><th>calls</th><th>KO</th><th>OK calls/s (common ")
-        .append("window)</th><th>p50 (µs)</th><th>p99 (µs)</th><th>max (µs)</th><th>dropped</th>")
-        .append("<th>start after first (ms)</th></tr>\n");
-    result.perInjector().forEach((name, rows) -> rows.forEach(r -> h.append("<tr data-request=\"").append(esc(name))
-        .append("\"").append(r.slow() ? " class=\"flagged\"" : "").append("><td class=\"n\">").append(esc(name))
-        .append("</td><td class=\"injector\">").append(r.index()).append("</td><td class=\"count\">").append(r.count())
-        .append("</td><td>").append(r.ko()).append("</td><td class=\"throughput\">").append(fmt(r.okPerSecond(), 0))
-        .append(r.slow() ? " (slow)" : "").append("</td><td>").append(r.p50()).append("</td><td class=\"p99\">")
-        .append(r.p99()).append("</td><td>").append(r.max()).append("</td><td>").append(r.dropped())
-        .append("</td><td>").append(r.startOffsetMillis()).append("</td></tr>\n")));
-    h.append("</table>\n");
-    return h.toString();
   }
 }

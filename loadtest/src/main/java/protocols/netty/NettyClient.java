@@ -32,10 +32,10 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReferenceArray;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import protocols.core.GatlingLoops;
-import protocols.core.RpcClient;
-import protocols.core.RpcSettings;
-import protocols.core.SizeLimit;
+import protocols.rpc.GatlingLoops;
+import protocols.rpc.RpcClient;
+import protocols.rpc.RpcSettings;
+import protocols.rpc.SizeLimit;
 
 /**
  * The ceiling's client: calls multiplexed by call id over one connection (or {@code connections}),

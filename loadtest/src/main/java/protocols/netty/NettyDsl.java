@@ -4,10 +4,9 @@ import contract.SampleOrder;
 import contract.pojo.Order;
 import io.netty.channel.Channel;
 import java.util.concurrent.CompletionStage;
-import protocols.core.RpcFramework;
-import protocols.core.RpcSettings;
-import protocols.core.RpcMethod;
-import protocols.core.RpcRequest;
+import protocols.rpc.RpcSettings;
+import protocols.rpc.RpcMethod;
+import protocols.rpc.RpcRequest;
 
 /**
  * The ceiling's DSL: {@code netty} is the protocol, {@code netty("echo").send(...)} an echo call (its
@@ -22,10 +21,6 @@ public final class NettyDsl {
    * (the ceiling has no blocking client).
    */
   public static final RpcMethod<NettyClient, Order, Order> HELLO = new Hello();
-
-  /** The ceiling (Netty, length-prefixed frames, Kryo). */
-  public static final RpcFramework<NettyClient, Order> FRAMEWORK = RpcFramework.of("netty", Channel.class,
-      "servers.netty.NettyEchoServer", "--max-frame", p -> netty, HELLO, NettyDsl::order);
 
   private NettyDsl() {}
 

@@ -1,9 +1,9 @@
 package protocols.netty;
 
 import contract.netty.EchoFrames;
-import protocols.core.RpcProtocol;
-import protocols.core.RpcProtocolKey;
-import protocols.core.RpcSettings;
+import protocols.rpc.RpcProtocol;
+import protocols.rpc.RpcProtocolKey;
+import protocols.rpc.RpcSettings;
 
 /** {@code netty.target("127.0.0.1", 7000)...}: the ceiling's protocol, only the shared settings. */
 public final class NettyProtocol extends RpcProtocol<NettyProtocol, NettyClient> {

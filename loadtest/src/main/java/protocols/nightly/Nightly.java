@@ -16,14 +16,15 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
-import protocols.core.EchoRun;
-import protocols.core.InvocationMode;
-import protocols.core.LatencyRecorder;
-import protocols.core.LoadParams;
-import protocols.core.RunAnalysis;
-import protocols.core.RunContext;
-import protocols.core.RunReport;
+import protocols.stats.Level;
+import protocols.rpc.InvocationMode;
+import protocols.stats.LatencyRecorder;
+import protocols.lab.LoadParams;
+import protocols.load.RunAnalysis;
+import protocols.stats.RunContext;
+import protocols.load.SummaryListener;
 import protocols.nightly.Regression.Better;
+import protocols.stats.RequestStats;
 
 /**
  * The nightly run's gates, history and trend, once the shootout's summary is written: per framework
@@ -31,7 +32,7 @@ import protocols.nightly.Regression.Better;
  * against the previous nights, and the validity warnings; a JUnit XML file of them; one history record
  * appended; trend.html. A failed gate makes the run exit with status 2 after its reports.
  */
-public final class Nightly implements RunReport.SummaryListener {
+public final class Nightly implements SummaryListener {
   public static final String JUNIT = "nightly-gates.xml";
   public static final String TREND = "trend.html";
   /** Markdown for a CI job summary (GitHub's $GITHUB_STEP_SUMMARY). */
@@ -39,23 +40,27 @@ public final class Nightly implements RunReport.SummaryListener {
   private static final ObjectMapper JSON = new ObjectMapper();
 
   /**
-   * One framework at one level tonight; {@code windows} full 1-second windows, whose calls/s spread by
-   * {@code spread} and whose per-second p99 by {@code p99Spread} (standard deviation over mean): its noise.
+   * One framework at one level tonight ({@code level} null for the run as a whole); {@code windows}
+   * full 1-second windows, whose calls/s spread by {@code spread} and whose per-second p99 by
+   * {@code p99Spread} (standard deviation over mean): its noise.
    */
-  public record Level(String framework, int clients, String mode, double callsPerSecond, long p50, long p99,
-                      long ko, long count, List<String> warnings, int windows, double spread, double p99Spread) {
+  public record Tonight(Level level, double callsPerSecond, long p50, long p99, long ko, long count,
+                        List<String> warnings, int windows, double spread, double p99Spread) {
+    /** The run as a whole, for a gate of the run's own. */
+    static final Tonight RUN = new Tonight(null, 0, 0, 0, 0, 0, List.of(), 0, 0, 0);
+
+    /** Its key in the history: its request name, {@code grpc 50 clients (async)}. */
     String key() {
-      return clients == 0 ? framework : Nightly.key(framework, clients, mode);
+      return level == null ? "run" : level.name();
+    }
+
+    String framework() {
+      return level == null ? "run" : level.framework();
     }
   }
 
-  /** A level's key in the history: {@code grpc 50 clients (async)}. */
-  static String key(String framework, int clients, String mode) {
-    return framework + " " + clients + " clients (" + mode + ")";
-  }
-
   /** One gate on one level. */
-  public record Gate(Level level, String name, boolean passed, String message) {
+  public record Gate(Tonight level, String name, boolean passed, String message) {
   }
 
   private final List<String> frameworks;
@@ -103,31 +108,31 @@ public final class Nightly implements RunReport.SummaryListener {
   }
 
   @Override
-  public void written(Path folder, List<LatencyRecorder.RequestStats> requests, RunAnalysis analysis,
-                      boolean interrupted) throws IOException {
-    List<Level> tonight = levels(requests, analysis);
-    List<JsonNode> past = History.read(history);
+  public List<String> written(Path folder, List<RequestStats> requests, RunAnalysis analysis,
+                             boolean interrupted) throws IOException {
+    List<Tonight> tonight = levels(requests, analysis);
+    List<History.Night> past = History.read(history);
     List<Gate> gates = new ArrayList<>();
-    for (Level level : tonight) {
+    for (Tonight level : tonight) {
       gates.addAll(gates(level, past));
     }
     if (interrupted || tonight.size() < frameworks.size() * levels.size() * modes.size()) {
-      gates.add(new Gate(new Level("run", 0, "", 0, 0, 0, 0, 0, List.of(), 0, 0, 0), "complete", false,
+      gates.add(new Gate(Tonight.RUN, "complete", false,
           "the run ended before every framework and level had run"));
     }
     long failed = gates.stream().filter(g -> !g.passed()).count();
     Files.writeString(folder.resolve(JUNIT), JUnitXml.render("rpc-nightly", gates), StandardCharsets.UTF_8);
     Files.writeString(folder.resolve(SUMMARY), markdown(tonight, gates, past.isEmpty()), StandardCharsets.UTF_8);
     String date = OffsetDateTime.now(ZoneOffset.UTC).truncatedTo(ChronoUnit.SECONDS).toString();
-    Map<String, Object> record = History.record(date, commit(), RunContext.machine(),
-        folder.toAbsolutePath().toString(), failed > 0, tonight);
-    List<JsonNode> all = new ArrayList<>(past);
+    History.Night night = History.night(date, commit(), RunContext.machine(), folder.toAbsolutePath().toString(),
+        failed > 0, tonight);
+    List<History.Night> all = new ArrayList<>(past);
     if (interrupted) {
       // Its levels may be cut short: not a night to compare later ones with.
       System.out.println("Nightly history: the run was interrupted, so it is not recorded in " + history);
     } else {
-      History.append(history, record);
-      all.add(JSON.valueToTree(record));
+      History.append(history, night);
+      all.add(night);
     }
     String page = TrendPage.render(all, frameworks, levels, modes);
     Files.writeString(folder.resolve(TREND), page, StandardCharsets.UTF_8);
@@ -146,12 +151,11 @@ public final class Nightly implements RunReport.SummaryListener {
           + ": no earlier night to compare with; this run is the first record");
     }
     System.out.println("Trend: " + besideHistory.toUri());
-    if (failed > 0) {
-      RunReport.failOnExit(failed + " nightly gate(s) failed (see GATE FAILED above and " + JUNIT + ")");
-    }
+    return failed > 0 ? List.of(failed + " nightly gate(s) failed (see GATE FAILED above and " + JUNIT + ")")
+        : List.of();
   }
 
-  static String markdown(List<Level> tonight, List<Gate> gates, boolean firstNight) {
+  static String markdown(List<Tonight> tonight, List<Gate> gates, boolean firstNight) {
     long failed = gates.stream().filter(g -> !g.passed()).count();
     StringBuilder m = new StringBuilder("## RPC nightly: ")
         .append(failed == 0 ? "all " + gates.size() + " gates passed" : failed + " of " + gates.size() + " gates failed")
@@ -160,10 +164,11 @@ public final class Nightly implements RunReport.SummaryListener {
       m.append("First night of this history: nothing to compare with yet.\n\n");
     }
     m.append("| framework | clients | mode | calls/s | p50 µs | p99 µs | KO | gates |\n|---|---:|---|---:|---:|---:|---:|---|\n");
-    for (Level l : tonight) {
+    for (Tonight l : tonight) {
       List<String> bad = gates.stream().filter(g -> g.level() == l && !g.passed())
           .map(g -> g.name() + ": " + g.message()).toList();
-      m.append(String.format("| %s | %d | %s | %,.0f | %d | %d | %d | %s |%n", l.framework(), l.clients(), l.mode(),
+      m.append(String.format("| %s | %d | %s | %,.0f | %d | %d | %d | %s |%n", l.framework(), l.level().size(),
+          l.level().mode().label(),
           l.callsPerSecond(), l.p50(), l.p99(), l.ko(), bad.isEmpty() ? "passed" : "**" + String.join("; ", bad)
               .replace("|", "/") + "**"));
     }
@@ -172,15 +177,16 @@ public final class Nightly implements RunReport.SummaryListener {
     return m.toString();
   }
 
-  List<Level> levels(List<LatencyRecorder.RequestStats> requests, RunAnalysis analysis) {
-    Map<String, LatencyRecorder.RequestStats> byName = new LinkedHashMap<>();
+  List<Tonight> levels(List<RequestStats> requests, RunAnalysis analysis) {
+    Map<String, RequestStats> byName = new LinkedHashMap<>();
     requests.forEach(r -> byName.put(r.name(), r));
-    List<Level> out = new ArrayList<>();
+    List<Tonight> out = new ArrayList<>();
     for (String framework : frameworks) {
       for (InvocationMode mode : modes) {
         for (int clients : levels) {
-          String name = EchoRun.requestName(framework + " ", clients, mode);
-          LatencyRecorder.RequestStats s = byName.get(name);
+          Level level = Level.closed(framework, clients, mode);
+          String name = level.name();
+          RequestStats s = byName.get(name);
           if (s == null) {
             continue;
           }
@@ -189,7 +195,7 @@ public final class Nightly implements RunReport.SummaryListener {
           long[] full = RunAnalysis.fullWindows(s);
           long[] p99s = java.util.Arrays.stream(s.p99Windows(), 0, Math.min(full.length, s.p99Windows().length))
               .filter(v -> v > 0).toArray();
-          out.add(new Level(framework, clients, mode.label(), s.okThroughput(), s.p50(), s.p99(), s.ko(), s.count(),
+          out.add(new Tonight(level, s.okThroughput(), s.p50(), s.p99(), s.ko(), s.count(),
               warnings, full.length, RunAnalysis.steadiness(full)[0], RunAnalysis.steadiness(p99s)[0]));
         }
       }
@@ -197,10 +203,10 @@ public final class Nightly implements RunReport.SummaryListener {
     return out;
   }
 
-  List<Gate> gates(Level level, List<JsonNode> past) {
+  List<Gate> gates(Tonight level, List<History.Night> past) {
     List<Gate> out = new ArrayList<>();
     out.add(new Gate(level, "ko", level.ko() == 0, level.ko() + " KO of " + level.count() + " calls"));
-    JsonNode limit = limits.path(level.framework()).path(Integer.toString(level.clients()));
+    JsonNode limit = limits.path(level.framework()).path(Integer.toString(level.level().size()));
     if (limit.has("maxP99Us")) {
       long max = limit.get("maxP99Us").asLong();
       out.add(new Gate(level, "limit p99", level.p99() <= max, "p99 " + level.p99() + " µs, limit " + max + " µs"));
@@ -210,7 +216,7 @@ public final class Nightly implements RunReport.SummaryListener {
       out.add(new Gate(level, "limit calls/s", level.callsPerSecond() >= min, String.format(
           "%,.0f calls/s, limit %,.0f", level.callsPerSecond(), min)));
     }
-    List<JsonNode> before = History.comparable(past, level.key(), nights);
+    List<History.NightLevel> before = History.comparable(past, level.level(), nights);
     if (!level.warnings().isEmpty()) {
       // A level its run says not to trust is no measurement to compare: the validity gate reports it.
       String why = "not judged: tonight's level has validity warnings (" + String.join("; ", level.warnings().stream()
@@ -219,13 +225,14 @@ public final class Nightly implements RunReport.SummaryListener {
       out.add(new Gate(level, "regression p99", true, why));
     } else {
       Regression.Verdict t = Regression.judge("calls/s", level.callsPerSecond(),
-          History.values(before, "callsPerSecond"), Regression.noise(level.spread(), level.windows(),
-              History.median(before, "spread", level.spread()), (int) History.median(before, "windows", level.windows())),
+          History.values(before, History.NightLevel::callsPerSecond), Regression.noise(level.spread(), level.windows(),
+              History.median(before, History.NightLevel::spread, level.spread()),
+              (int) History.median(before, History.NightLevel::windows, level.windows())),
           new Regression.Rule(nights, throughputFloor, minNights, Better.HIGHER));
       out.add(new Gate(level, "regression calls/s", t.passed(), t.message()));
-      Regression.Verdict p = Regression.judge("p99 µs", level.p99(), History.values(before, "p99"),
-          Regression.noise(level.p99Spread(), level.windows(), History.median(before, "p99Spread", level.p99Spread()),
-              (int) History.median(before, "windows", level.windows())),
+      Regression.Verdict p = Regression.judge("p99 µs", level.p99(), History.values(before, History.NightLevel::p99),
+          Regression.noise(level.p99Spread(), level.windows(), History.median(before, History.NightLevel::p99Spread, level.p99Spread()),
+              (int) History.median(before, History.NightLevel::windows, level.windows())),
           new Regression.Rule(nights, p99Floor, minNights, Better.LOWER));
       out.add(new Gate(level, "regression p99", p.passed(), p.message()));
     }

@@ -1,90 +1,82 @@
 package protocols.nightly;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import java.nio.file.Paths;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
-import protocols.core.Html;
-import protocols.core.InvocationMode;
-import protocols.core.SvgChart;
+import java.util.Map;
+import protocols.report.Pages;
+import protocols.report.SvgChart;
+import protocols.rpc.InvocationMode;
+import protocols.stats.Level;
 
 /**
- * trend.html: calls/s and p99 of every framework and level over the nights, nights that failed a gate
- * shaded, and a table linking each night's run. Self-contained, like the run's own pages.
+ * trend.html ({@code templates/trend.peb}): calls/s and p99 of every framework and level over the
+ * nights, nights that failed a gate shaded, and a table linking each night's run.
  */
 final class TrendPage {
   private TrendPage() {}
 
-  static String render(List<JsonNode> nights, List<String> frameworks, List<Integer> levels,
+  static String render(List<History.Night> nights, List<String> frameworks, List<Integer> levels,
                        List<InvocationMode> modes) {
-    StringBuilder h = Html.page("Nightly trend");
-    h.append("<p>Generated ").append(Html.esc(Html.now())).append(" from ").append(nights.size())
-        .append(nights.size() == 1 ? " night" : " nights")
-        .append(". Calls/s are OK calls per second of each level's own span; latencies are µs, from the lab's own"
-            + " histograms. A shaded night failed at least one gate (its run's nightly-gates.xml says which).</p>\n");
-    if (nights.size() <= 1) {
-      h.append("<p id=\"first-night\">This is the first night: nothing to compare with yet.</p>\n");
-    }
-    h.append("<table id=\"nights\"><caption>Nights</caption>\n<tr><th>#</th><th class=\"t\">date</th>"
-        + "<th class=\"t\">commit</th><th class=\"t\">gates</th><th class=\"t\">run</th></tr>\n");
+    List<Map<String, Object>> rows = new ArrayList<>();
     List<String> labels = new ArrayList<>();
     for (int i = 0; i < nights.size(); i++) {
-      JsonNode n = nights.get(i);
-      boolean failed = n.path("failed").asBoolean();
+      History.Night n = nights.get(i);
       labels.add("#" + (i + 1));
-      String run = n.path("run").asText();
-      h.append("<tr class=\"night ").append(failed ? "failed flagged" : "passed").append("\" data-night=\"")
-          .append(i + 1).append("\"><td>").append(i + 1).append("</td><td class=\"t\">")
-          .append(Html.esc(n.path("date").asText())).append("</td><td class=\"t\">")
-          .append(Html.esc(n.path("commit").asText())).append("</td><td class=\"t\">")
-          .append(failed ? "FAILED" : "passed").append("</td><td class=\"t\">");
-      if (!run.isEmpty()) {
-        h.append("<a href=\"").append(Html.esc(Paths.get(run, "rpc-report.html").toUri().toString())).append("\">")
-            .append(Html.esc(Paths.get(run).getFileName().toString())).append("</a>");
-      }
-      h.append("</td></tr>\n");
+      Map<String, Object> row = new HashMap<>();
+      row.put("number", i + 1);
+      row.put("night", n);
+      boolean hasRun = n.run() != null && !n.run().isEmpty();
+      row.put("href", hasRun ? Paths.get(n.run(), "rpc-report.html").toUri().toString() : null);
+      row.put("folder", hasRun ? Paths.get(n.run()).getFileName().toString() : null);
+      rows.add(row);
     }
-    h.append("</table>\n");
+    List<Map<String, Object>> sections = new ArrayList<>();
     for (String framework : frameworks) {
       for (InvocationMode mode : modes) {
-        h.append("<h2>").append(Html.esc(framework)).append(" (").append(mode.label()).append(")</h2>\n");
-        h.append(chart(nights, labels, framework, mode, levels, "callsPerSecond", "calls/s")).append('\n');
-        h.append(chart(nights, labels, framework, mode, levels, "p99", "p99 µs")).append('\n');
+        sections.add(Map.of("title", framework + " (" + mode.label() + ")", "svgs", List.of(
+            chart(nights, labels, framework, mode, levels, false), chart(nights, labels, framework, mode, levels, true))));
       }
     }
-    return h.append("</body></html>\n").toString();
+    Map<String, Object> model = new HashMap<>();
+    model.put("title", "Nightly trend");
+    model.put("generated", Pages.now());
+    model.put("nights", rows);
+    model.put("sections", sections);
+    return Pages.render("trend", model);
   }
 
-  private static String chart(List<JsonNode> nights, List<String> labels, String framework, InvocationMode mode,
-                              List<Integer> levels, String field, String what) {
+  private static String chart(List<History.Night> nights, List<String> labels, String framework,
+                              InvocationMode mode, List<Integer> levels, boolean p99) {
+    String what = p99 ? "p99 µs" : "calls/s";
     double max = 1;
     double min = Double.MAX_VALUE;
     List<SvgChart.Series> series = new ArrayList<>();
     for (int clients : levels) {
-      String key = Nightly.key(framework, clients, mode.label());
+      Level level = Level.closed(framework, clients, mode);
       List<double[]> points = new ArrayList<>();
       for (int i = 0; i < nights.size(); i++) {
-        for (JsonNode level : nights.get(i).path("levels")) {
-          if (key.equals(level.path("key").asText()) && level.has(field)) {
-            double v = level.get(field).asDouble();
+        for (History.NightLevel l : nights.get(i).levels()) {
+          if (l.is(level)) {
+            double v = p99 ? l.p99() : l.callsPerSecond();
             points.add(new double[] {i, v});
             max = Math.max(max, v);
             min = Math.min(min, v);
           }
         }
       }
-      series.add(new SvgChart.Series(clients + " clients", points, false));
+      series.add(new SvgChart.Series(level.label(), points, false));
     }
-    boolean p99 = field.equals("p99");
     SvgChart.Axis y = p99 ? SvgChart.Axis.log(what, min == Double.MAX_VALUE ? 1 : min, max)
         : SvgChart.Axis.linear(what, max);
-    SvgChart chart = SvgChart.of("trend-" + framework + "-" + mode.label() + "-" + field,
+    SvgChart chart = SvgChart.of("trend-" + framework + "-" + mode.label() + "-" + (p99 ? "p99" : "callsPerSecond"),
         framework + " " + what + " per night", SvgChart.Axis.categories("night", labels), y);
     for (SvgChart.Series s : series) {
       chart = chart.with(s);
     }
     for (int i = 0; i < nights.size(); i++) {
-      if (nights.get(i).path("failed").asBoolean()) {
+      if (nights.get(i).failed()) {
         chart = chart.band(i - 0.4, i + 0.4);
       }
     }

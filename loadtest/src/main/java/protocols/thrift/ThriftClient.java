@@ -27,10 +27,10 @@ import org.apache.thrift.transport.TSocket;
 import org.apache.thrift.transport.TTransport;
 import org.apache.thrift.transport.TTransportException;
 import org.apache.thrift.transport.layered.TFramedTransport;
-import protocols.core.ConnectionPool;
-import protocols.core.RpcClient;
-import protocols.core.RpcSettings;
-import protocols.core.SizeLimit;
+import protocols.rpc.ConnectionPool;
+import protocols.rpc.RpcClient;
+import protocols.rpc.RpcSettings;
+import protocols.rpc.SizeLimit;
 
 /**
  * Thrift clients over framed transport. A Thrift client carries one call at a time, so both the

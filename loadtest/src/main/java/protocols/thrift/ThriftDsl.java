@@ -6,8 +6,7 @@ import contract.thrift.Order;
 import contract.thrift.WireProtocols;
 import org.apache.thrift.TServiceClient;
 import org.apache.thrift.async.TAsyncClient;
-import protocols.core.RpcFramework;
-import protocols.core.RpcSettings;
+import protocols.rpc.RpcSettings;
 
 /**
  * The Thrift DSL: {@code thrift} is the protocol;
@@ -17,15 +16,6 @@ import protocols.core.RpcSettings;
 public final class ThriftDsl {
   /** The protocol builder, with Thrift's defaults (127.0.0.1:9090, binary, async). */
   public static final ThriftProtocol thrift = new ThriftProtocol(RpcSettings.defaults(9090), WireProtocols.DEFAULT);
-
-  /** {@code -Dthrift.protocol=binary|compact} sets both sides. */
-  public static final RpcFramework<ThriftClient, Order> FRAMEWORK = RpcFramework.<ThriftClient, Order>of("thrift",
-          TServiceClient.class, "servers.thrift.ThriftEchoServer", "--max-frame",
-          p -> thrift.wireProtocol(p.string("thrift.protocol", WireProtocols.DEFAULT)),
-          new ThriftMethod<>(MobileService.AsyncClient.class, MobileService.AsyncClient::hello, MobileService.Client.class,
-              MobileService.Client::hello, null, null),
-          ThriftDsl::order)
-      .withParam("thrift.protocol", WireProtocols.DEFAULT, "--protocol", WireProtocols.SUPPORTED);
 
   private ThriftDsl() {}
 

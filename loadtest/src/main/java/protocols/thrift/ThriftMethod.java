@@ -6,9 +6,9 @@ import org.apache.thrift.TException;
 import org.apache.thrift.TServiceClient;
 import org.apache.thrift.async.AsyncMethodCallback;
 import org.apache.thrift.async.TAsyncClient;
-import protocols.core.ConnectionPool;
-import protocols.core.RpcMethod;
-import protocols.core.RpcRequest;
+import protocols.rpc.ConnectionPool;
+import protocols.rpc.RpcMethod;
+import protocols.rpc.RpcRequest;
 
 /**
  * A method of a Thrift-generated service: {@code thrift("name").client(OrderService.AsyncClient.class)

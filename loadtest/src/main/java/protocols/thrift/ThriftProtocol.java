@@ -2,9 +2,9 @@ package protocols.thrift;
 
 import contract.thrift.WireProtocols;
 import java.util.Map;
-import protocols.core.RpcProtocol;
-import protocols.core.RpcProtocolKey;
-import protocols.core.RpcSettings;
+import protocols.rpc.RpcProtocol;
+import protocols.rpc.RpcProtocolKey;
+import protocols.rpc.RpcSettings;
 
 /** {@code thrift.target("127.0.0.1", 9090).wireProtocol("compact")...}: framed transport; immutable. */
 public final class ThriftProtocol extends RpcProtocol<ThriftProtocol, ThriftClient> {

@@ -19,8 +19,8 @@ import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
-import protocols.core.GatlingLoops;
-import protocols.core.RpcSettings;
+import protocols.rpc.GatlingLoops;
+import protocols.rpc.RpcSettings;
 
 /** grpc-java's client on event loops like Gatling's, against a real gRPC server on loopback. */
 class GrpcClientTest {

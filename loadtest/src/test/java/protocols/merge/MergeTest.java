@@ -15,9 +15,12 @@ import java.util.Random;
 import org.HdrHistogram.Histogram;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import protocols.core.LatencyRecorder;
-import protocols.core.LatencyRecorder.RequestStats;
-import protocols.core.RunAnalysis;
+import protocols.stats.LatencyRecorder;
+import protocols.stats.Summaries;
+import protocols.stats.RunInfo;
+import protocols.stats.RequestStats;
+import protocols.load.RunAnalysis;
+import protocols.stats.Warning;
 
 class MergeTest {
   private static final String LEVEL = "echo 5 clients (async)";
@@ -78,8 +81,8 @@ class MergeTest {
     // The windows on one time line: 100 alone for 2 s, then 150, then 50 alone.
     assertEquals(List.of(100L, 100L, 150L, 150L, 150L, 150L, 150L, 150L, 150L, 150L, 50L, 50L),
         Arrays.stream(m.okWindows()).boxed().toList());
-    List<Merge.InjectorLevel> rows = merged.perInjector().get(LEVEL);
-    assertEquals(List.of(0L, 2_000L), rows.stream().map(Merge.InjectorLevel::startOffsetMillis).toList());
+    List<RunInfo.InjectorLevel> rows = merged.perInjector().get(LEVEL);
+    assertEquals(List.of(0L, 2_000L), rows.stream().map(RunInfo.InjectorLevel::startOffsetMillis).toList());
     assertTrue(kinds(merged).contains("late-start"), merged.warnings().toString());
     assertTrue(kinds(merged).contains("injector-skew"), "50 calls/s is under 80% of the mean 75");
     assertTrue(rows.get(1).slow());
@@ -113,7 +116,7 @@ class MergeTest {
     IllegalArgumentException none = assertThrows(IllegalArgumentException.class, () -> InjectorRun.read(dir));
     assertTrue(none.getMessage().contains("holds no run with an rpc-summary.json"), none.getMessage());
     Files.createDirectories(dir.resolve("old"));
-    Files.writeString(dir.resolve("old").resolve(LatencyRecorder.SUMMARY_FILE), "{\"requests\":{}}");
+    Files.writeString(dir.resolve("old").resolve(Summaries.FILE), "{\"requests\":{}}");
     IllegalArgumentException old = assertThrows(IllegalArgumentException.class,
         () -> InjectorRun.read(dir.resolve("old")));
     assertTrue(old.getMessage().contains("no injector identity"), old.getMessage());
@@ -132,7 +135,7 @@ class MergeTest {
   }
 
   private static List<String> kinds(Merge.Result r) {
-    return r.warnings().stream().map(RunAnalysis.Warning::kind).toList();
+    return r.warnings().stream().map(Warning::kind).toList();
   }
 
   /** A level of {@code seconds} full windows of {@code perSecond} OK calls from {@code start}, all 100 µs. */
@@ -147,19 +150,18 @@ class MergeTest {
         new long[0], new long[0], start * 1_000_000L, end * 1_000_000L, end * 1_000_000L, start, end, end, null);
   }
 
-  private static InjectorRun run(int index, int count, Map<String, Object> settings, RequestStats... requests) {
+  private static InjectorRun run(int index, int count, Map<String, String> settings, RequestStats... requests) {
     return new InjectorRun(Path.of("injector-" + index), index, count, "host" + index, T0, false, settings,
         List.of(Map.of("framework", "dubbo")), List.of(requests), List.of());
   }
 
-  private static Path write(LatencyRecorder recorder, Path folder, int index, int count, Map<String, Object> settings)
+  private static Path write(LatencyRecorder recorder, Path folder, int index, int count, Map<String, String> settings)
       throws Exception {
-    Map<String, Object> run = new LinkedHashMap<>();
-    run.put("protocols", List.of(Map.of("framework", "dubbo")));
-    run.put("injector", Map.of("index", index, "count", count, "host", "h" + index));
-    run.put("startedAtEpochMillis", System.currentTimeMillis());
-    run.put("settings", settings);
-    recorder.writeSummary(folder, run);
+    RunInfo run = RunInfo.ofRun(List.of(Map.of("framework", "dubbo")), false,
+        new RunInfo.Injector(index, count, "h" + index, null, null, null), System.currentTimeMillis(), "run", settings,
+        List.of(), List.of());
+    Summaries.write(folder.resolve(Summaries.FILE), new Summaries.Summary(run, List.of(), recorder.snapshot(),
+        Map.of()));
     return folder;
   }
 }

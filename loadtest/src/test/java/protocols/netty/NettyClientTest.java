@@ -15,7 +15,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
-import protocols.core.RpcSettings;
+import protocols.rpc.RpcSettings;
 
 /** The ceiling's client against a loopback listener that accepts and never answers. */
 class NettyClientTest {

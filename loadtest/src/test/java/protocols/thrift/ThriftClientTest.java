@@ -11,10 +11,11 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.Test;
-import protocols.core.EmbeddedServer;
-import protocols.core.RpcMethod;
-import protocols.core.Sockets;
+import protocols.lab.EmbeddedServer;
+import protocols.rpc.RpcMethod;
+import protocols.lab.Sockets;
 import servers.thrift.ThriftEchoServer;
+import protocols.thrift.lab.ThriftFramework;
 
 /** The Thrift client against a real Thrift server that is killed and restarted while users call. */
 class ThriftClientTest {
@@ -29,7 +30,7 @@ class ThriftClientTest {
     try (EmbeddedServer server = EmbeddedServer.start("thrift", ThriftEchoServer.class.getName(), List.of());
          ThriftClient client = ThriftDsl.thrift.target(server.address().toString()).timeout(Duration.ofSeconds(1))
              .newClient()) {
-      RpcMethod<ThriftClient, Order, Order> echo = ThriftDsl.FRAMEWORK.echo(client);
+      RpcMethod<ThriftClient, Order, Order> echo = ThriftFramework.FRAMEWORK.echo(client);
       AtomicBoolean stop = new AtomicBoolean();
       AtomicLong ok = new AtomicLong();
       List<Thread> users = new ArrayList<>();

@@ -1,0 +1,254 @@
+package protocols.lab;
+
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.io.UncheckedIOException;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.Paths;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import protocols.rpc.HostPort;
+import protocols.rpc.Errors;
+import protocols.load.Faults;
+
+/**
+ * An echo server in its own JVM, started from this class path: it is ready when it prints its
+ * {@code READY} line, and is stopped with SIGTERM (then killed if it lingers) so no process is left.
+ */
+public final class EmbeddedServer implements AutoCloseable, Faults.FaultTarget {
+  private static final Duration START_TIMEOUT = Duration.ofSeconds(60);
+  private static final String READY_PREFIX = "READY ";
+
+  private final String framework;
+  private final List<String> command;
+  private volatile Process process;
+  private volatile boolean stopped;
+  /** Set by {@link #close}: a fault step that fires later must not start a server nobody owns. */
+  private boolean closed;
+  private final HostPort address;
+  private final Path log;
+  private final Thread killOnExit;
+  private final AtomicLong stdoutLines = new AtomicLong();
+
+  private EmbeddedServer(String framework, List<String> command, Process process, HostPort address, Path log) {
+    this.framework = framework;
+    this.command = List.copyOf(command);
+    this.process = process;
+    this.address = address;
+    this.log = log;
+    this.killOnExit = new Thread(() -> this.process.destroyForcibly(), framework + "-server-kill");
+    Runtime.getRuntime().addShutdownHook(killOnExit);
+  }
+
+  /**
+   * Starts {@code mainClass} on a free loopback port with {@code extraArgs}, and waits for it to be ready.
+   *
+   * @throws IllegalStateException with the server's own last error line if it does not become ready
+   */
+  public static EmbeddedServer start(String framework, String mainClass, List<String> extraArgs) {
+    int port = freePort();
+    String host = "127.0.0.1";
+    List<String> args = new ArrayList<>(List.of("--host", host, "--port", Integer.toString(port)));
+    args.addAll(extraArgs);
+    List<String> command = JvmCommand.of(List.of(), mainClass, args);
+    Path log;
+    Process process;
+    try {
+      log = Files.createTempFile(framework + "-echo-server-", ".log");
+      process = new ProcessBuilder(command).redirectError(log.toFile()).start();
+    } catch (IOException e) {
+      throw new IllegalStateException("could not start the embedded " + framework + " server: " + Errors.oneLine(e));
+    }
+    EmbeddedServer server = new EmbeddedServer(framework, command, process, new HostPort(host, port), log);
+    server.awaitReady();
+    return server;
+  }
+
+  private void awaitReady() {
+    BufferedReader out = new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8));
+    CompletableFuture<Boolean> ready = CompletableFuture.supplyAsync(() -> {
+      try {
+        String line;
+        while ((line = out.readLine()) != null) {
+          if (line.startsWith(READY_PREFIX)) {
+            return true;
+          }
+        }
+      } catch (IOException e) {
+        // stream closed: the process ended
+      }
+      return false;
+    });
+    boolean ok;
+    try {
+      ok = ready.get(START_TIMEOUT.toSeconds(), TimeUnit.SECONDS);
+    } catch (Exception e) {
+      ok = false;
+    }
+    if (!ok) {
+      close();
+      throw new IllegalStateException("embedded " + framework + " server did not start within "
+          + START_TIMEOUT.toSeconds() + " s: " + lastLogLine());
+    }
+    // Keep draining stdout so the server never blocks on a full pipe.
+    Thread drain = new Thread(() -> {
+      try {
+        while (out.readLine() != null) {
+          stdoutLines.incrementAndGet();
+        }
+      } catch (IOException ignored) {
+        // process ended
+      }
+    }, framework + "-server-stdout");
+    drain.setDaemon(true);
+    drain.start();
+  }
+
+  private String lastLogLine() {
+    try {
+      List<String> lines = Files.readAllLines(log, StandardCharsets.UTF_8);
+      for (int i = lines.size() - 1; i >= 0; i--) {
+        if (!lines.get(i).isBlank()) {
+          return lines.get(i).trim();
+        }
+      }
+    } catch (IOException ignored) {
+      // fall through
+    }
+    return "no output (log: " + log + ")";
+  }
+
+  public HostPort address() {
+    return address;
+  }
+
+  /** Lines the server printed after its ready line, on stdout and stderr, restarts included. */
+  public long logLines() {
+    try (var lines = Files.lines(log, StandardCharsets.ISO_8859_1)) {
+      return stdoutLines.get() + lines.count();
+    } catch (IOException | UncheckedIOException e) {
+      throw new IllegalStateException("could not read the " + framework + " server's log: " + Errors.oneLine(e));
+    }
+  }
+
+  /** The server's log file (stderr). */
+  public Path log() {
+    return log;
+  }
+
+  /** The server's resident memory in bytes (Linux /proc), for flood tests. */
+  public long residentBytes() {
+    try {
+      for (String line : Files.readAllLines(Paths.get("/proc", Long.toString(process.pid()), "status"))) {
+        if (line.startsWith("VmRSS:")) {
+          return Long.parseLong(line.replaceAll("[^0-9]", "")) * 1024;
+        }
+      }
+    } catch (IOException e) {
+      // fall through
+    }
+    throw new IllegalStateException("no resident memory figure for the " + framework + " server");
+  }
+
+  public boolean isAlive() {
+    return process.isAlive();
+  }
+
+  /** Fault injection: SIGKILL, as a crash; returns when the process is gone. Nothing after {@link #close}. */
+  public synchronized void kill() {
+    if (closed) {
+      return;
+    }
+    try {
+      process.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+  }
+
+  /**
+   * Fault injection: a new server process on the same address; returns when it is ready.
+   *
+   * @throws IllegalStateException after {@link #close}: nothing is started then
+   */
+  public synchronized void restart() {
+    if (closed) {
+      throw new IllegalStateException("the embedded " + framework + " server was stopped: not restarted");
+    }
+    kill();
+    try {
+      process = new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.appendTo(log.toFile())).start();
+    } catch (IOException e) {
+      throw new IllegalStateException("could not restart the embedded " + framework + " server: " + Errors.oneLine(e));
+    }
+    awaitReady();
+  }
+
+  /**
+   * Fault injection: SIGSTOP (a stalled server: connections stay open, nothing answers) or SIGCONT.
+   * Nothing after {@link #close}: its process id may belong to another process by then.
+   */
+  public synchronized void signal(String name) {
+    if (!closed) {
+      sendSignal(name);
+    }
+  }
+
+  private void sendSignal(String name) {
+    try {
+      Process kill = new ProcessBuilder("kill", "-" + name, Long.toString(process.pid()))
+          .redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
+      kill.waitFor(10, TimeUnit.SECONDS);
+      stopped = name.equals("STOP");
+    } catch (IOException e) {
+      throw new IllegalStateException("could not send SIG" + name + " to the " + framework + " server: " + Errors.oneLine(e));
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+  }
+
+  /** SIGTERM, up to 10 s for a clean exit, then SIGKILL; a restart in progress finishes first. */
+  @Override
+  public synchronized void close() {
+    closed = true;
+    if (stopped) {
+      sendSignal("CONT"); // a stopped process cannot act on SIGTERM
+    }
+    process.destroy();
+    try {
+      if (!process.waitFor(10, TimeUnit.SECONDS)) {
+        process.destroyForcibly().waitFor(5, TimeUnit.SECONDS);
+      }
+    } catch (InterruptedException e) {
+      process.destroyForcibly();
+      Thread.currentThread().interrupt();
+    }
+    try {
+      Runtime.getRuntime().removeShutdownHook(killOnExit);
+    } catch (IllegalStateException shuttingDown) {
+      // the hook runs anyway
+    }
+    try {
+      Files.deleteIfExists(log);
+    } catch (IOException ignored) {
+      // a temp file
+    }
+  }
+
+  static int freePort() {
+    try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+      return s.getLocalPort();
+    } catch (IOException e) {
+      throw new IllegalStateException("no free loopback port: " + Errors.oneLine(e));
+    }
+  }
+}

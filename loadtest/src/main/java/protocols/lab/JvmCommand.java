@@ -1,0 +1,44 @@
+package protocols.lab;
+
+import java.lang.management.ManagementFactory;
+import java.nio.file.Paths;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.Predicate;
+
+/** The command line for a new JVM like this one: same java, same class path, same module opens. */
+public final class JvmCommand {
+  private JvmCommand() {}
+
+  /**
+   * {@code java [this JVM's --add-opens] [jvmOptions] -cp <this class path> mainClass args}. The opens
+   * are passed on because Kryo needs them on both sides of a Dubbo call.
+   */
+  public static List<String> of(List<String> jvmOptions, String mainClass, List<String> args) {
+    return command(a -> a.startsWith("--add-opens"), jvmOptions, mainClass, args);
+  }
+
+  /**
+   * As {@link #of}, and with this JVM's -X flags (heap, GC, inlining: the Gatling plugin's), so that a
+   * plain driver runs on the same VM settings as Gatling. Agents, debug and flight-recorder flags are not
+   * passed on.
+   */
+  public static List<String> ofSameVm(List<String> jvmOptions, String mainClass, List<String> args) {
+    return command(a -> a.startsWith("--add-opens") || a.equals("-server")
+        || a.startsWith("-X") && !a.startsWith("-XX:StartFlightRecording") && !a.startsWith("-XX:FlightRecorder")
+        && !a.startsWith("-Xrun") && !a.startsWith("-Xdebug"), jvmOptions, mainClass, args);
+  }
+
+  private static List<String> command(Predicate<String> passedOn, List<String> jvmOptions, String mainClass,
+                                      List<String> args) {
+    List<String> command = new ArrayList<>();
+    command.add(Paths.get(System.getProperty("java.home"), "bin", "java").toString());
+    ManagementFactory.getRuntimeMXBean().getInputArguments().stream().filter(passedOn).forEach(command::add);
+    command.addAll(jvmOptions);
+    command.add("-cp");
+    command.add(System.getProperty("java.class.path"));
+    command.add(mainClass);
+    command.addAll(args);
+    return command;
+  }
+}

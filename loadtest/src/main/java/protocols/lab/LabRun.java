@@ -1,0 +1,215 @@
+package protocols.lab;
+
+import io.gatling.core.CoreComponents;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.IdentityHashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.CopyOnWriteArrayList;
+import protocols.load.FailureWatch;
+import protocols.load.FaultWindows;
+import protocols.load.SummaryListener;
+import protocols.load.Warmup;
+import protocols.rpc.InvocationMode;
+import protocols.rpc.RpcProtocol;
+import protocols.rpc.RpcRun;
+import protocols.rpc.RpcSettings;
+import protocols.rpc.RunObserver;
+import protocols.stats.LatencyRecorder;
+import protocols.stats.Level;
+import protocols.stats.RunInfo;
+
+/**
+ * One run of the lab, as one object: its µs recorder, its fault windows, its failure watch, its
+ * warm-ups, the listeners its summary is written for, and its exit status. A simulation makes one,
+ * hands it to what it builds (levels, faults, the shootout's comparison) and gives Gatling its
+ * {@link #protocol()}; Gatling's components of the run then report every call to it.
+ *
+ * <p>How a run ends, in this order: Gatling's users finish; the simulation's {@code after()} cancels
+ * the faults still to come and stops the embedded servers ({@link EchoRun#stop}); Gatling ends its
+ * actor system: the frameworks' clients close and this run's {@link #end} writes {@code rpc-summary.json},
+ * {@code rpc-report.html}, the console table and each listener's files, keeping their verdicts;
+ * Gatling writes its own report and exits; the last shutdown hook names the µs page and, if a verdict
+ * failed or something broke, ends the JVM with {@link ExitStatus}'s status. Interrupted (SIGTERM,
+ * Ctrl-C), the shutdown hooks do the same at once: the servers and the plain driver are stopped, the
+ * summary is written marked interrupted, then the status is set.
+ */
+public final class LabRun implements RunObserver {
+  private final LoadParams params;
+  private final LatencyRecorder recorder = new LatencyRecorder();
+  private final FaultWindows faults = new FaultWindows();
+  private final FailureWatch watch = new FailureWatch(faults);
+  private final List<Warmup> warmups = new CopyOnWriteArrayList<>();
+  private final List<SummaryListener> listeners = new CopyOnWriteArrayList<>();
+  private final Set<RpcProtocol<?, ?>> protocolsSeen = Collections.newSetFromMap(new IdentityHashMap<>());
+  private final List<Map<String, Object>> protocols = new CopyOnWriteArrayList<>();
+  private final ExitStatus exit = new ExitStatus();
+  private final RpcRun protocol = RpcRun.observedBy(this::attach);
+  private RunReport report;
+
+  /** A run with the -D parameters {@code params} (what its summary says it ran with). */
+  public LabRun(LoadParams params) {
+    this.params = params;
+  }
+
+  /**
+   * The run as Gatling's protocol, beside a framework's on each population ({@link EchoLevels} sets
+   * both), so every call of the run reaches this object.
+   */
+  public RpcRun protocol() {
+    return protocol;
+  }
+
+  /**
+   * Gatling builds the run's actions: the run's folder is found now (Gatling holds its simulation.log
+   * open), the CPU sampling starts, and an interrupted run will still write its reports.
+   */
+  synchronized RunObserver attach(CoreComponents core) {
+    if (report == null) {
+      Path folder = RunFolder.ofCurrentRun().orElseThrow(() -> ExitStatus.exitNow("cannot find this run's folder"
+          + " (neither the simulation.log Gatling holds open, in /proc, nor a new run folder under Gatling's -rf):"
+          + " the µs report would have nowhere to go", new IllegalStateException()));
+      report = RunReport.start(this, folder);
+    }
+    return this;
+  }
+
+  /** Names a level: its request name, and what it is, kept with its figures. */
+  public String describe(Level level) {
+    recorder.describe(level.name(), level);
+    return level.name();
+  }
+
+  public FaultWindows faults() {
+    return faults;
+  }
+
+  public FailureWatch watch() {
+    return watch;
+  }
+
+  public LatencyRecorder recorder() {
+    return recorder;
+  }
+
+  public ExitStatus exit() {
+    return exit;
+  }
+
+  LoadParams params() {
+    return params;
+  }
+
+  /** Keeps {@code warmup}, to say in the summary what it did. */
+  public Warmup add(Warmup warmup) {
+    warmups.add(warmup);
+    return warmup;
+  }
+
+  /** {@code listener} is told when the summary is written; its verdict is the run's. */
+  public void onSummaryWritten(SummaryListener listener) {
+    listeners.add(listener);
+  }
+
+  List<SummaryListener> listeners() {
+    return listeners;
+  }
+
+  List<RunInfo.WarmupOutcome> warmupOutcomes() {
+    return warmups.stream().map(Warmup::outcome).flatMap(Optional::stream).toList();
+  }
+
+  List<Map<String, Object>> protocols() {
+    return new ArrayList<>(protocols);
+  }
+
+  // ----------------------------------------------------------------- what the plugin tells
+
+  @Override
+  public String nameFor(String request, long startNanos) {
+    String name = faults.nameFor(request, startNanos);
+    if (!name.equals(request)) {
+      Level level = recorder.level(request);
+      if (level != null) {
+        recorder.describe(name, level.inFaultWindow());
+      }
+    }
+    return name;
+  }
+
+  @Override
+  public void started(String name, long startNanos) {
+    recorder.started(name, startNanos);
+  }
+
+  @Override
+  public void completed(String request, String name, long intendedNanos, long startNanos, long endNanos,
+                        String failure, boolean open) {
+    if (open) {
+      recorder.recordOpen(name, intendedNanos, startNanos, endNanos, failure);
+    } else {
+      recorder.record(name, startNanos, endNanos, failure);
+    }
+    watch.completed(request, name, startNanos, endNanos, failure == null);
+  }
+
+  @Override
+  public void openLevel(String name, double rate, int maxInFlight, long startNanos) {
+    recorder.declareOpen(name, rate, maxInFlight, startNanos);
+  }
+
+  @Override
+  public void dropped(String name, long dueNanos) {
+    recorder.recordDropped(name, dueNanos);
+  }
+
+  @Override
+  public void unsent(String name, long calls, String reason) {
+    recorder.recordUnsent(name, calls, reason);
+  }
+
+  @Override
+  public <T> Optional<T> unwrap(Class<T> type) {
+    return type.isInstance(recorder) ? Optional.of(type.cast(recorder)) : RunObserver.super.unwrap(type);
+  }
+
+  @Override
+  public void protocolUsed(RpcProtocol<?, ?> protocol) {
+    synchronized (protocolsSeen) {
+      if (!protocolsSeen.add(protocol)) {
+        return;
+      }
+    }
+    RpcSettings s = protocol.settings();
+    Map<String, Object> p = new LinkedHashMap<>();
+    p.put("framework", protocol.framework());
+    p.put("target", s.host() + ":" + s.port());
+    p.put("mode", s.mode().label());
+    p.put("timeoutMillis", s.timeoutMillis());
+    if (s.mode() == InvocationMode.SYNC) {
+      p.put("syncThreads", s.syncThreads());
+    }
+    p.put("connections", s.connections() == 0 ? "framework default" : s.connections());
+    p.put("maxMessageBytes", protocol.maxMessageBytes());
+    p.putAll(protocol.describe());
+    protocols.add(p);
+  }
+
+  /** The lab's runs start with a probe, so a client that cannot start now is one line and exit 1. */
+  @Override
+  public RuntimeException failedToStart(RuntimeException error) {
+    return ExitStatus.exitNow(error.getMessage(), error);
+  }
+
+  @Override
+  public synchronized void end() {
+    if (report != null) {
+      report.end();
+    }
+  }
+}

@@ -1,0 +1,387 @@
+package protocols.lab;
+
+import contract.SampleOrder;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Properties;
+import protocols.rpc.RpcSettings;
+import protocols.rpc.InvocationMode;
+import protocols.rpc.HostPort;
+import protocols.load.Warmup;
+import protocols.load.OpenLoad;
+import protocols.load.Faults;
+
+/**
+ * The -D parameters every echo simulation takes. Parsing is strict: a malformed value is an
+ * {@link IllegalArgumentException} naming the parameter, never a silent default.
+ */
+public final class LoadParams {
+  public static final String DEFAULT_LEVELS = "1,5,20,50,100";
+  public static final int DEFAULT_DURATION_SECONDS = 15;
+  public static final String DEFAULT_WARMUP = "auto";
+  public static final int DEFAULT_MAX_IN_FLIGHT = 10_000;
+  public static final int DEFAULT_RATE_START = 1_000;
+  public static final int DEFAULT_AUTO_LEVELS = 12;
+
+  private final Map<String, String> values;
+
+  public LoadParams(Map<String, String> values) {
+    this.values = Map.copyOf(values);
+  }
+
+  public static LoadParams fromSystemProperties() {
+    Properties props = System.getProperties();
+    Map<String, String> m = new LinkedHashMap<>();
+    for (String name : props.stringPropertyNames()) {
+      m.put(name, props.getProperty(name));
+    }
+    return new LoadParams(m);
+  }
+
+  private Optional<String> raw(String name) {
+    String v = values.get(name);
+    return v == null || v.isBlank() ? Optional.empty() : Optional.of(v.trim());
+  }
+
+  /**
+   * Concurrency levels (closed loop), in the order they run: {@code -Dlevels=1,5,20,50,100}; none
+   * when only {@code -Drates} is given.
+   */
+  public List<Integer> levels() {
+    if (raw("levels").isEmpty() && raw("rates").isPresent()) {
+      return List.of();
+    }
+    return distinctList("levels", raw("levels").orElse(DEFAULT_LEVELS), 10_000, "a comma-separated list of client"
+        + " counts from 1 to 10000, e.g. 1,5,20,50,100", "level");
+  }
+
+  /** {@code -D<name>}: distinct whole numbers from 1 to {@code max}; {@code expected} says what else is wrong. */
+  private static List<Integer> distinctList(String name, String v, int max, String expected, String each) {
+    List<Integer> out = new ArrayList<>();
+    for (String part : v.split(",", -1)) {
+      int n;
+      try {
+        n = Integer.parseInt(part.trim());
+      } catch (NumberFormatException e) {
+        n = 0;
+      }
+      if (n < 1 || n > max) {
+        throw new IllegalArgumentException("-D" + name + " must be " + expected + "; got '" + v + "'");
+      }
+      if (out.contains(n)) {
+        throw new IllegalArgumentException("-D" + name + " lists " + n + " twice; each " + each + " runs once: '"
+            + v + "'");
+      }
+      out.add(n);
+    }
+    return List.copyOf(out);
+  }
+
+  /**
+   * Open-model levels: {@code -Drates=1000,5000,20000} (calls/s, each for {@code -Dduration}, after
+   * the closed levels if {@code -Dlevels} is given too) or {@code -Drates=auto}; empty when not given.
+   */
+  public Optional<OpenLoad.Rates> rates() {
+    return raw("rates").map(v -> {
+      if (v.equals("auto")) {
+        return OpenLoad.Rates.auto(intParam("rateStart", DEFAULT_RATE_START, 1, 10_000_000),
+            intParam("autoLevels", DEFAULT_AUTO_LEVELS, 2, 50));
+      }
+      return OpenLoad.Rates.fixed(distinctList("rates", v, 10_000_000, "auto or a comma-separated list of calls per"
+          + " second from 1 to 10000000, e.g. 1000,5000,20000", "rate"));
+    });
+  }
+
+  /** {@code -DmaxInFlight}: an open-model level's cap on calls in flight; a call due beyond it is dropped. */
+  public int maxInFlight() {
+    return intParam("maxInFlight", DEFAULT_MAX_IN_FLIGHT, 1, 1_000_000);
+  }
+
+  /**
+   * {@code -Dramp} seconds: closed levels add their users evenly over this time, rate levels ramp from
+   * the previous rate; not measured. 0 (default): each level starts at full load.
+   */
+  public Duration ramp() {
+    return Duration.ofSeconds(intParam("ramp", 0, 0, 3_600));
+  }
+
+  /**
+   * {@code -DfaultsInLevel=true}: a fault window's calls stay in their level's row (and its KO
+   * assertion), to see what a fault does to the level's percentiles; default false (a row apart).
+   */
+  public boolean faultsInLevel() {
+    return bool("faultsInLevel", false);
+  }
+
+  /** How long each level runs: {@code -Dduration} seconds, unless {@link #calls()} is given. */
+  public Duration duration() {
+    return Duration.ofSeconds(intParam("duration", DEFAULT_DURATION_SECONDS, 1, 86_400));
+  }
+
+  /** Calls per client per level ({@code -Dcalls=300000} is the write-up's); empty means time-based. */
+  public Optional<Integer> calls() {
+    Optional<Integer> calls = raw("calls").map(v -> intParam("calls", 0, 1, Integer.MAX_VALUE));
+    if (calls.isPresent() && levels().isEmpty()) {
+      throw new IllegalArgumentException("-Dcalls counts calls per client of closed levels (-Dlevels); rate levels"
+          + " (-Drates) run for -Dduration");
+    }
+    return calls;
+  }
+
+  /**
+   * Warm-up before the first level: {@code -Dwarmup=auto} (until throughput is stable, at most
+   * {@code -DwarmupMax} seconds) or a fixed number of seconds, 0 to skip.
+   */
+  public Warmup.Plan warmup() {
+    Duration max = Duration.ofSeconds(intParam("warmupMax", Warmup.DEFAULT_MAX_SECONDS, 4, 3_600));
+    String v = raw("warmup").orElse(DEFAULT_WARMUP);
+    if (v.equals("auto")) {
+      return new Warmup.Plan(true, Duration.ZERO, max);
+    }
+    try {
+      return new Warmup.Plan(false, Duration.ofSeconds(intParam("warmup", 0, 0, 3_600)), max);
+    } catch (IllegalArgumentException e) {
+      throw new IllegalArgumentException("-Dwarmup must be auto or a whole number of seconds from 0 to 3600, got '"
+          + v + "'");
+    }
+  }
+
+  public InvocationMode mode() {
+    String v = raw("mode").orElse("async");
+    if (v.equals("both")) {
+      throw new IllegalArgumentException("-Dmode=both runs both models one after the other: RpcShootout only");
+    }
+    return InvocationMode.parse(v);
+  }
+
+  /** {@code -Dmode=async|sync|both}, as the shootout takes it. */
+  public List<InvocationMode> modes() {
+    String v = raw("mode").orElse("async");
+    return v.equals("both") ? List.of(InvocationMode.ASYNC, InvocationMode.SYNC) : List.of(InvocationMode.parse(v));
+  }
+
+  /** {@code -Dtarget=host:port}: call that server instead of starting an embedded one. */
+  public Optional<HostPort> target() {
+    return target("target");
+  }
+
+  /** A {@code host:port} parameter, e.g. the shootout's {@code -Dtarget.dubbo}. */
+  public Optional<HostPort> target(String name) {
+    return raw(name).map(v -> {
+      try {
+        return HostPort.parse(v);
+      } catch (IllegalArgumentException e) {
+        throw new IllegalArgumentException("-D" + name + ": " + e.getMessage());
+      }
+    });
+  }
+
+  /** A free-form parameter. */
+  public String string(String name, String defaultValue) {
+    return raw(name).orElse(defaultValue);
+  }
+
+  /** {@code true} or {@code false}. */
+  public boolean bool(String name, boolean defaultValue) {
+    return switch (raw(name).orElse(Boolean.toString(defaultValue))) {
+      case "true" -> true;
+      case "false" -> false;
+      default -> throw new IllegalArgumentException("-D" + name + " must be true or false, got '" + raw(name).get() + "'");
+    };
+  }
+
+  /**
+   * The shared parameters that shape a run's load, as given: injectors of one run must agree on them
+   * (the merge compares them; each framework's own settings are in the summary's protocols).
+   */
+  public static final List<String> LOAD_SETTINGS = List.of("levels", "rates", "duration", "calls", "warmup", "warmupMax",
+      "mode", "timeout", "syncThreads", "connections", "orderNameChars", "maxMessageBytes", "maxInFlight", "rateStart",
+      "autoLevels", "ramp", "koPauseMillis", "maxKoPercent", "serverDelayUs");
+
+  /** The given values of {@link #LOAD_SETTINGS}. */
+  public Map<String, String> loadSettings() {
+    Map<String, String> m = new LinkedHashMap<>();
+    for (String n : LOAD_SETTINGS) {
+      raw(n).ifPresent(v -> m.put(n, v));
+    }
+    return m;
+  }
+
+  /** {@code -Dinjectors=N}: injector JVMs on this machine, merged into one result; 1 (default) is this JVM alone. */
+  public int injectors() {
+    int n = intParam("injectors", 1, 1, 64);
+    if (n > 1) {
+      if (raw("injector").isPresent()) {
+        throw new IllegalArgumentException("-Dinjectors=" + n + " starts its injectors itself; -Dinjector names one"
+            + " injector of a run started elsewhere: give one or the other");
+      }
+      if (raw("startAt").isPresent()) {
+        throw new IllegalArgumentException("-Dinjectors=" + n + " sets the injectors' common -DstartAt itself; leave"
+            + " it out");
+      }
+    }
+    return n;
+  }
+
+  /** This JVM's place in a multi-injector run ({@code -Dinjector=i/N}, {@code -DstartAt}). */
+  public Injector injector() {
+    return Injector.of(this);
+  }
+
+  /** For a simulation that runs as one injector only: refuses the multi-injector parameters with one line. */
+  public LoadParams singleInjector(String simulation) {
+    for (String name : List.of("injectors", "injector", "startAt")) {
+      if (raw(name).isPresent()) {
+        throw new IllegalArgumentException(simulation + " runs as one injector; -D" + name + " is for the one-framework"
+            + " echo simulations (e.g. -Dsimulation=DubboEcho -Dinjectors=2)");
+      }
+    }
+    return this;
+  }
+
+  /** The raw values of {@code names} that were given, as {@code -Dname=value} options for another JVM. */
+  public List<String> asJvmOptions(List<String> names) {
+    List<String> out = new ArrayList<>();
+    for (String n : names) {
+      raw(n).ifPresent(v -> out.add("-D" + n + "=" + v));
+    }
+    return out;
+  }
+
+  public Duration timeout() {
+    return Duration.ofMillis(intParam("timeout", (int) RpcSettings.DEFAULT_TIMEOUT.toMillis(), 1, 600_000));
+  }
+
+  public int syncThreads() {
+    return intParam("syncThreads", RpcSettings.DEFAULT_SYNC_THREADS, 1, 10_000);
+  }
+
+  /** {@code -DkoPauseMillis}: a user's pause after a failed call. */
+  public Duration koPause() {
+    return Duration.ofMillis(intParam("koPauseMillis", (int) RpcSettings.DEFAULT_KO_PAUSE.toMillis(), 0, 60_000));
+  }
+
+  /** {@code -DmaxKoPercent}: a level with a larger share of KO fails the run (Gatling assertion, exit 2). */
+  public double maxKoPercent() {
+    String v = raw("maxKoPercent").orElse("1");
+    try {
+      double d = Double.parseDouble(v);
+      if (d >= 0 && d <= 100) {
+        return d;
+      }
+    } catch (NumberFormatException e) {
+      // reported below
+    }
+    throw new IllegalArgumentException("-DmaxKoPercent must be a number from 0 to 100, got '" + v + "'");
+  }
+
+  /** {@code -DmaxFailingSeconds}: after this long with every call failing the run stops; 0 goes on. */
+  public Duration maxFailingSeconds() {
+    return Duration.ofSeconds(intParam("maxFailingSeconds", 10, 0, 86_400));
+  }
+
+  /** {@code -Dfaults=kill@10s,restart@13s}: faults injected into the embedded server in each level. */
+  public List<Faults.Step> faults() {
+    List<Faults.Step> steps = Faults.parse(raw("faults").orElse(""));
+    if (!steps.isEmpty() && calls().isEmpty()) {
+      Faults.Step last = steps.get(steps.size() - 1);
+      if (last.at().compareTo(duration()) >= 0) {
+        throw new IllegalArgumentException("-Dfaults: " + last.action() + " at " + last.at().toMillis()
+            + " ms is not within the " + duration().toSeconds() + " s level (-Dduration)");
+      }
+    }
+    return steps;
+  }
+
+  /**
+   * {@code -DorderNameChars}: the sample order's name, cut or padded to this many characters, for
+   * larger messages; unset, the write-ups' "Zhang San".
+   */
+  public String orderName() {
+    return SampleOrder.name(intParam("orderNameChars", SampleOrder.NAME.length(), 0, 256 * 1024 * 1024));
+  }
+
+  /**
+   * {@code -DmaxMessageBytes}: the size limit of every client and embedded server; unset, each
+   * framework's own (README: "Size limits").
+   */
+  public Optional<Integer> maxMessageBytes() {
+    return raw("maxMessageBytes").map(v -> intParam("maxMessageBytes", 0, 1024, Integer.MAX_VALUE));
+  }
+
+  /** {@code -DserverDelayUs}: the embedded servers' --delay-us, a service time per call in µs. */
+  public Optional<Integer> serverDelayUs() {
+    return raw("serverDelayUs").map(v -> intParam("serverDelayUs", 0, 0, 10_000_000));
+  }
+
+  /** {@code -Dconnections}: 0 keeps the framework's default. */
+  public int connections() {
+    return intParam("connections", 0, 0, 1_024);
+  }
+
+  /** A framework's own choice parameter, e.g. {@code -Dserialization=kryo}. */
+  public String choice(String name, String defaultValue, List<String> allowed) {
+    String v = raw(name).orElse(defaultValue);
+    if (!allowed.contains(v)) {
+      throw new IllegalArgumentException("-D" + name + " must be one of " + String.join("|", allowed) + ", got '" + v + "'");
+    }
+    return v;
+  }
+
+  public int intParam(String name, int defaultValue, int min, int max) {
+    Optional<String> v = raw(name);
+    if (v.isEmpty()) {
+      return defaultValue;
+    }
+    try {
+      int n = Integer.parseInt(v.get());
+      if (n >= min && n <= max) {
+        return n;
+      }
+    } catch (NumberFormatException e) {
+      // reported below
+    }
+    throw new IllegalArgumentException("-D" + name + " must be a whole number from " + min + " to " + max
+        + ", got '" + v.get() + "'");
+  }
+
+  /**
+   * Checks the names given against the lab's parameters for {@code run}: a likely typo fails with one
+   * line ({@link IllegalArgumentException}); a name the run does not take is printed once and ignored.
+   */
+  public LoadParams checkNames(Parameters.Run run) {
+    Parameters.check(values.keySet(), run).forEach(System.out::println);
+    return this;
+  }
+
+  /** Reads every shared parameter once, so a bad one fails before anything starts. */
+  public LoadParams validate() {
+    levels();
+    rates();
+    maxInFlight();
+    ramp();
+    faultsInLevel();
+    duration();
+    calls();
+    warmup();
+    modes();
+    target();
+    timeout();
+    syncThreads();
+    connections();
+    orderName();
+    maxMessageBytes();
+    serverDelayUs();
+    koPause();
+    maxKoPercent();
+    maxFailingSeconds();
+    faults();
+    injectors();
+    injector().checkStartAt(java.time.Instant.now());
+    return this;
+  }
+}

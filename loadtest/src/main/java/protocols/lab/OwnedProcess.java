@@ -1,0 +1,75 @@
+package protocols.lab;
+
+import java.io.IOException;
+import java.time.Duration;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * A child process this JVM owns: it ends with this JVM however that ends (SIGTERM, Ctrl-C, an error),
+ * and with the thread waiting for it if that thread is interrupted, so no load keeps running behind
+ * a run that is over.
+ */
+public final class OwnedProcess implements AutoCloseable {
+  private static final Duration GRACE = Duration.ofSeconds(5);
+  private final Process process;
+  private final Thread stopOnExit;
+
+  private OwnedProcess(Process process) {
+    this.process = process;
+    this.stopOnExit = new Thread(this::stop, "stop-pid-" + process.pid());
+    Runtime.getRuntime().addShutdownHook(stopOnExit);
+  }
+
+  /** Starts {@code builder}'s process, owned from now on. */
+  public static OwnedProcess start(ProcessBuilder builder) throws IOException {
+    return new OwnedProcess(builder.start());
+  }
+
+  public Process process() {
+    return process;
+  }
+
+  /**
+   * Waits for the process to end, at most {@code limit}; stops it when the limit passes or the waiting
+   * thread is interrupted (the interrupt is kept). Returns its exit status, or empty if it was stopped.
+   */
+  public java.util.OptionalInt waitFor(Duration limit) {
+    try {
+      if (process.waitFor(limit.toMillis(), TimeUnit.MILLISECONDS)) {
+        return java.util.OptionalInt.of(process.exitValue());
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+    stop();
+    return java.util.OptionalInt.empty();
+  }
+
+  /** SIGTERM, a few seconds' grace, then SIGKILL for it and anything it started. */
+  private void stop() {
+    if (!process.isAlive()) {
+      return;
+    }
+    process.destroy();
+    try {
+      if (!process.waitFor(GRACE.toMillis(), TimeUnit.MILLISECONDS)) {
+        process.descendants().forEach(ProcessHandle::destroyForcibly);
+        process.destroyForcibly().waitFor(GRACE.toMillis(), TimeUnit.MILLISECONDS);
+      }
+    } catch (InterruptedException e) {
+      process.destroyForcibly();
+      Thread.currentThread().interrupt();
+    }
+  }
+
+  /** Stops the process if it still runs, and lets go of it. */
+  @Override
+  public void close() {
+    stop();
+    try {
+      Runtime.getRuntime().removeShutdownHook(stopOnExit);
+    } catch (IllegalStateException shuttingDown) {
+      // the hook runs anyway
+    }
+  }
+}

@@ -1,0 +1,182 @@
+package protocols.lab;
+
+import io.gatling.javaapi.core.ActionBuilder;
+import io.netty.channel.EventLoopGroup;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.function.Function;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import protocols.rpc.RpcRequest;
+import protocols.rpc.RpcProtocol;
+import protocols.rpc.RpcMethod;
+import protocols.rpc.RpcClient;
+import protocols.rpc.RpcChecks;
+import protocols.rpc.RpcCallActionBuilder;
+import protocols.rpc.InvocationMode;
+import protocols.rpc.HostPort;
+
+/**
+ * One framework, as the echo runs, the shootout and the plain driver know it: its name, its client
+ * library's version, its protocol as its own -D parameters configure it, its echo method and sample
+ * order, and its echo server. Each framework's DSL declares one ({@code FRAMEWORK}); {@code Frameworks}
+ * lists them. Immutable.
+ *
+ * @param <C> the framework's client
+ * @param <Req> the framework's Order type
+ */
+public final class RpcFramework<C extends RpcClient, Req> {
+  private final String name;
+  private final String version;
+  private final String serverMainClass;
+  private final String maxMessageFlag;
+  private final Function<LoadParams, ? extends RpcProtocol<?, C>> protocol;
+  private final RpcMethod<C, Req, Req> echo;
+  private final OrderMaker<Req> order;
+  private final List<Param> params;
+
+  private RpcFramework(String name, String version, String serverMainClass, String maxMessageFlag,
+                       Function<LoadParams, ? extends RpcProtocol<?, C>> protocol, RpcMethod<C, Req, Req> echo,
+                       OrderMaker<Req> order, List<Param> params) {
+    this.name = Objects.requireNonNull(name);
+    this.version = Objects.requireNonNull(version);
+    this.serverMainClass = Objects.requireNonNull(serverMainClass);
+    this.maxMessageFlag = Objects.requireNonNull(maxMessageFlag);
+    this.protocol = Objects.requireNonNull(protocol);
+    this.echo = Objects.requireNonNull(echo);
+    this.order = Objects.requireNonNull(order);
+    this.params = List.copyOf(params);
+  }
+
+  /**
+   * @param name short name: request names, -Dframeworks, -Dtarget.NAME
+   * @param library a class of the framework's client library, whose jar gives the version
+   * @param serverMainClass the echo server, started in its own JVM when there is no target
+   * @param maxMessageFlag the server's flag for its size limit, set from -DmaxMessageBytes
+   * @param protocol the protocol with the framework's own -D parameters ({@link #withParam}) applied
+   * @param echo the echo method, {@code MobileService.hello}
+   * @param order the write-ups' sample order with the given id and name
+   */
+  public static <C extends RpcClient, Req> RpcFramework<C, Req> of(
+      String name, Class<?> library, String serverMainClass, String maxMessageFlag,
+      Function<LoadParams, ? extends RpcProtocol<?, C>> protocol, RpcMethod<C, Req, Req> echo, OrderMaker<Req> order) {
+    return new RpcFramework<>(name, versionOf(library), serverMainClass, maxMessageFlag, protocol, echo, order,
+        List.of());
+  }
+
+  /**
+   * A -D parameter of the framework's own, one of {@code allowed}: checked before a run starts, passed
+   * to its embedded server as {@code serverFlag} and to the shootout's plain-driver JVMs.
+   */
+  public RpcFramework<C, Req> withParam(String property, String defaultValue, String serverFlag,
+                                        List<String> allowed) {
+    List<Param> all = new ArrayList<>(params);
+    all.add(new Param(property, defaultValue, serverFlag, List.copyOf(allowed)));
+    return new RpcFramework<>(name, version, serverMainClass, maxMessageFlag, protocol, echo, order, all);
+  }
+
+  /** A framework's own -D parameter. */
+  public record Param(String property, String defaultValue, String serverFlag, List<String> allowed) {
+    /** Its value in {@code params}, checked. */
+    public String value(LoadParams params) {
+      return params.choice(property, defaultValue, allowed);
+    }
+  }
+
+  public String name() {
+    return name;
+  }
+
+  /** The client library's version, from its jar. */
+  public String version() {
+    return version;
+  }
+
+  public String serverMainClass() {
+    return serverMainClass;
+  }
+
+  public List<Param> params() {
+    return params;
+  }
+
+  /** The embedded server's flags: the framework's own, -DmaxMessageBytes's and -DserverDelayUs's. */
+  public List<String> serverArgs(LoadParams params) {
+    List<String> args = new ArrayList<>();
+    for (Param p : this.params) {
+      args.addAll(List.of(p.serverFlag(), p.value(params)));
+    }
+    params.maxMessageBytes().ifPresent(bytes -> args.addAll(List.of(maxMessageFlag, Integer.toString(bytes))));
+    params.serverDelayUs().ifPresent(us -> args.addAll(List.of("--delay-us", Integer.toString(us))));
+    return List.copyOf(args);
+  }
+
+  /** The protocol with the framework's own -D parameters applied; a bad value ends here, with one line. */
+  public RpcProtocol<?, C> protocol(LoadParams params) {
+    this.params.forEach(p -> p.value(params));
+    return protocol.apply(params);
+  }
+
+  /** The protocol with every shared -D parameter, the target and {@code mode} applied. */
+  public RpcProtocol<?, C> configured(LoadParams params, HostPort target, InvocationMode mode) {
+    return protocol(params).target(target.host(), target.port()).timeout(params.timeout()).mode(mode)
+        .syncThreads(params.syncThreads()).connections(params.connections()).koPause(params.koPause())
+        .maxMessageBytes(params.maxMessageBytes().orElse(0));
+  }
+
+  /** A client as {@link #configured} but with {@code timeout}, outside Gatling (the probe, the plain driver). */
+  public C newClient(LoadParams params, HostPort target, InvocationMode mode, Duration timeout) {
+    return newClient(params, target, mode, timeout, null);
+  }
+
+  /** The same on {@code loops} where the client can do its I/O on them (as on Gatling's), else null. */
+  public C newClient(LoadParams params, HostPort target, InvocationMode mode, Duration timeout,
+                     EventLoopGroup loops) {
+    return configured(params, target, mode).timeout(timeout).newClient(loops);
+  }
+
+  /** The echo method ready for {@code client}'s calls outside Gatling (the probe, the plain driver). */
+  public RpcMethod<C, Req, Req> echo(C client) {
+    return echo.prepare(client);
+  }
+
+  /** The write-ups' sample order with the given id, its name as -DorderNameChars sets it. */
+  public Req order(long orderId, LoadParams params) {
+    return order.make(orderId, params.orderName());
+  }
+
+  /** The echo call every level makes: a fresh order id per call, so no reply can be cached. */
+  public RpcCallActionBuilder<C, Req, Req> echoCall(String requestName, LoadParams params) {
+    String orderName = params.orderName();
+    return RpcRequest.of(protocol(params).key(), requestName, echo)
+        .send(session -> order.make(ThreadLocalRandom.current().nextLong(), orderName))
+        .check(RpcChecks.echo());
+  }
+
+  private static final Pattern JAR_VERSION = Pattern.compile("-(\\d[\\w.\\-]*)\\.jar$");
+
+  /** The version in the name of the jar that holds {@code library} (Maven's artifact-version.jar). */
+  static String versionOf(Class<?> library) {
+    String v = library.getPackage() == null ? null : library.getPackage().getImplementationVersion();
+    if (v != null) {
+      return v;
+    }
+    try {
+      Path jar = Path.of(library.getProtectionDomain().getCodeSource().getLocation().toURI());
+      Matcher m = JAR_VERSION.matcher(jar.getFileName().toString());
+      return m.find() ? m.group(1) : "unknown";
+    } catch (Exception | LinkageError e) {
+      return "unknown";
+    }
+  }
+
+  /** A framework's sample order: {@code DubboDsl::order}. */
+  @FunctionalInterface
+  public interface OrderMaker<Req> {
+    Req make(long orderId, String name);
+  }
+}

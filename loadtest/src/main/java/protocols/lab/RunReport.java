@@ -1,0 +1,127 @@
+package protocols.lab;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import protocols.load.RunAnalysis;
+import protocols.load.SummaryListener;
+import protocols.report.RpcReportPage;
+import protocols.report.SummaryTable;
+import protocols.stats.CpuSampler;
+import protocols.stats.RequestStats;
+import protocols.stats.RunInfo;
+import protocols.stats.Summaries;
+import protocols.stats.Validity;
+
+/**
+ * What a run writes when it ends, or when it is interrupted first: {@code rpc-summary.json},
+ * {@code rpc-report.html}, the console's table and validity lines, and each listener's files and
+ * verdict. Where the CPU went is sampled from the run's start to then.
+ */
+final class RunReport {
+  private final LabRun run;
+  private final Path folder;
+  private final Optional<CpuSampler> cpu = CpuSampler.start();
+  private final String cpuNotSampled = CpuSampler.notMeasurable().orElse("the CPU was not sampled");
+  private final long startedAt = System.currentTimeMillis();
+  private final Thread onInterrupt;
+  private boolean written;
+
+  private RunReport(LabRun run, Path folder) {
+    this.run = run;
+    this.folder = folder;
+    this.onInterrupt = new Thread(() -> write(true), "rpc-summary-on-exit");
+  }
+
+  /** Starts the run's report in {@code folder}: written at {@link #end}, or at once if the JVM is stopped first. */
+  static RunReport start(LabRun run, Path folder) {
+    RunReport report = new RunReport(run, folder);
+    Runtime.getRuntime().addShutdownHook(report.onInterrupt);
+    return report;
+  }
+
+  /** The run is over: writes everything, once. */
+  void end() {
+    try {
+      Runtime.getRuntime().removeShutdownHook(onInterrupt);
+    } catch (IllegalStateException alreadyShuttingDown) {
+      // the hook is running or about to: it writes the same figures
+    }
+    write(false);
+  }
+
+  private synchronized void write(boolean interrupted) {
+    if (written) {
+      return;
+    }
+    written = true;
+    cpu.ifPresent(CpuSampler::close);
+    ExitStatus exit = run.exit();
+    List<RequestStats> requests = run.recorder().snapshot();
+    List<RunInfo.WarmupOutcome> warmups = run.warmupOutcomes();
+    List<RunInfo.FaultOutcome> faults = run.faults().outcomes();
+    RunAnalysis analysis = RunAnalysis.of(requests, cpu, warmups, faults).withCpuNotSampledBecause(cpuNotSampled);
+    RunInfo info = RunInfo.ofRun(run.protocols(), interrupted, injector(), startedAt,
+        folder.toAbsolutePath().getFileName().toString(), run.params().loadSettings(), warmups, faults);
+    Path page = folder.resolve(RpcReportPage.FILE);
+    try {
+      Path file = Summaries.write(folder.resolve(Summaries.FILE), new Summaries.Summary(info, analysis.warnings(),
+          requests, validity(analysis)));
+      String title = "RPC report: " + folder.toAbsolutePath().getFileName();
+      Files.writeString(page, RpcReportPage.render(title, requests, analysis, info, interrupted, null),
+          StandardCharsets.UTF_8);
+      System.out.println(SummaryTable.render(requests));
+      System.out.print(SummaryTable.saturated(analysis));
+      System.out.println("RPC summary (µs latencies): " + file.toAbsolutePath());
+      SummaryTable.printValidity(analysis, System.out);
+    } catch (IOException | RuntimeException e) {
+      exit.internalError("the RPC report could not be written in " + folder, e);
+    }
+    for (SummaryListener listener : run.listeners()) {
+      try {
+        listener.written(folder, requests, analysis, interrupted).forEach(exit::fail);
+      } catch (IOException | RuntimeException | LinkageError | AssertionError e) {
+        exit.internalError(listener.what() + " could not be written in " + folder, e);
+      }
+    }
+    pointAtReportOnExit(page, exit);
+  }
+
+  static Map<String, Validity> validity(RunAnalysis analysis) {
+    Map<String, Validity> out = new java.util.LinkedHashMap<>();
+    analysis.levels().forEach(l -> out.put(l.request(), l.validity()));
+    return out;
+  }
+
+  /** Who ran it, for a merge of several injectors' summaries. */
+  private RunInfo.Injector injector() {
+    try {
+      return Injector.of(run.params()).info();
+    } catch (IllegalArgumentException e) { // checked before the run: not a run of ours
+      return RunInfo.Injector.ALONE;
+    }
+  }
+
+  /**
+   * Gatling prints its own report's path after this summary; a shutdown hook runs after Gatling's
+   * last line, so the console ends by naming the page that has the µs figures and the warnings, and
+   * sets the run's exit status.
+   */
+  private static void pointAtReportOnExit(Path page, ExitStatus exit) {
+    try {
+      Runtime.getRuntime().addShutdownHook(exit.hook(() -> {
+        System.out.println("RPC report (µs latencies, true calls/s per level, validity warnings): "
+            + page.toAbsolutePath().toUri());
+        System.out.flush();
+      }));
+    } catch (IllegalStateException interrupted) { // the JVM is stopping: its own status stands
+      System.out.println("RPC report: " + page.toAbsolutePath().toUri());
+      exit.lines().forEach(System.err::println);
+    }
+  }
+}

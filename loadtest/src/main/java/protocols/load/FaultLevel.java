@@ -1,0 +1,122 @@
+package protocols.load;
+
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.LongAdder;
+import protocols.rpc.Errors;
+import protocols.stats.RunInfo;
+
+/**
+ * One level's injected faults and what they did: when the server went away and came back, the first
+ * OK after it came back, when throughput was steady again, and the KOs meanwhile.
+ */
+final class FaultLevel {
+  final String request;
+  final long start;
+  final long faultStart;
+  final boolean restoring;
+  final boolean apart;
+  final List<RunInfo.FaultEvent> events = new CopyOnWriteArrayList<>();
+  final Map<Integer, LongAdder> okPerSecond = new ConcurrentHashMap<>();
+  final LongAdder koDuringFault = new LongAdder();
+  final LongAdder okDuringFault = new LongAdder();
+  volatile long restored;
+  volatile long firstOkAfterRestore;
+  volatile long lastEnd;
+
+  FaultLevel(String request, long start, List<Faults.Step> steps, boolean apart) {
+    this.request = request;
+    this.apart = apart;
+    this.start = start;
+    this.faultStart = start + steps.get(0).at().toNanos();
+    this.restoring = steps.get(steps.size() - 1).restores();
+  }
+
+  void apply(Faults.Step step, Faults.FaultTarget server) {
+    String error = null;
+    try {
+      switch (step.action()) {
+        case "kill" -> server.kill();
+        case "restart" -> server.restart();
+        case "stop" -> server.signal("STOP");
+        case "cont" -> server.signal("CONT");
+        default -> throw new IllegalStateException(step.action());
+      }
+      if (step.restores()) {
+        restored = System.nanoTime();
+      }
+    } catch (RuntimeException ex) {
+      error = Errors.oneLine(ex);
+      System.err.println("fault " + step.action() + " in " + request + " failed: " + error);
+    }
+    events.add(new RunInfo.FaultEvent(step.action(), step.at().toMillis() / 1000.0, seconds(System.nanoTime()), error));
+  }
+
+  boolean inWindow(long nanos) {
+    if (nanos < faultStart) {
+      return false;
+    }
+    long back = restored;
+    return back == 0 || nanos < back + Faults.RECOVERY_BOUND.toNanos();
+  }
+
+  void completed(long startNanos, long endNanos, boolean ok) {
+    if (endNanos > lastEnd) {
+      lastEnd = endNanos; // racy max: good to a call, enough to tell whether the level outlived the bound
+    }
+    if (ok) {
+      okPerSecond.computeIfAbsent((int) ((endNanos - start) / 1_000_000_000L), s -> new LongAdder()).increment();
+      long back = restored;
+      if (back != 0 && firstOkAfterRestore == 0 && startNanos >= back) {
+        firstOkAfterRestore = endNanos;
+      }
+    }
+    if (inWindow(startNanos)) {
+      (ok ? okDuringFault : koDuringFault).increment();
+    }
+  }
+
+  double seconds(long nanos) {
+    return Math.round((nanos - start) / 1e6) / 1000.0;
+  }
+
+  RunInfo.FaultOutcome outcome() {
+    Long firstOk = restored == 0 || firstOkAfterRestore == 0 ? null : (firstOkAfterRestore - restored) / 1_000_000;
+    // Unknown (null) when the level ended before the bound had passed without an OK.
+    boolean observed = firstOk != null || (restored != 0 && lastEnd >= restored + Faults.RECOVERY_BOUND.toNanos());
+    return new RunInfo.FaultOutcome(request, apart, List.copyOf(events), seconds(faultStart),
+        restored == 0 ? null : seconds(restored), koDuringFault.sum(), okDuringFault.sum(), firstOk,
+        steadyAfterRestoreMillis(),
+        !restoring || !observed ? null : firstOk != null && firstOk <= Faults.RECOVERY_BOUND.toMillis(),
+        lastEnd == 0 ? null : seconds(lastEnd));
+  }
+
+  /** From the restart to the end of the first full second with {@link #Faults.STEADY_SHARE} of the pre-fault mean. */
+  Long steadyAfterRestoreMillis() {
+    long back = restored;
+    int before = (int) ((faultStart - start) / 1_000_000_000L);
+    if (back == 0 || before < 2) {
+      return null;
+    }
+    double mean = 0;
+    for (int s = 1; s < before; s++) {
+      mean += count(s);
+    }
+    mean /= before - 1; // the first second is left out: users were starting
+    int from = (int) Math.ceil((back - start) / 1e9);
+    int last = okPerSecond.keySet().stream().mapToInt(Integer::intValue).max().orElse(-1);
+    for (int s = from; s < last; s++) { // the last second is partial
+      if (count(s) >= Faults.STEADY_SHARE * mean) {
+        return (start + (s + 1) * 1_000_000_000L - back) / 1_000_000;
+      }
+    }
+    return null;
+  }
+
+  long count(int second) {
+    LongAdder a = okPerSecond.get(second);
+    return a == null ? 0 : a.sum();
+  }
+}

@@ -1,0 +1,142 @@
+package protocols.load;
+
+import static io.gatling.javaapi.core.CoreDsl.exec;
+
+import io.gatling.javaapi.core.ChainBuilder;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * Faults injected into the embedded server during each level ({@code -Dfaults=kill@10s,restart@13s}),
+ * and what they did: when the server went away and came back, the first OK after it came back, when
+ * throughput was steady again, and the KOs meanwhile. Calls that start between the first fault and
+ * {@link #RECOVERY_BOUND} after the server is back are logged under the level's name plus
+ * {@link protocols.stats.Level#DURING_FAULT}, so the level's own KO assertion judges only the time outside the fault: a framework
+ * that recovers within the bound passes, one that does not fails.
+ */
+public final class Faults {
+  /** How long after the server is back calls still count as the fault's: the recovery a client is allowed. */
+  public static final Duration RECOVERY_BOUND = Duration.ofSeconds(5);
+  /** Throughput is steady again at the first full second after the restart with this share of the pre-fault mean. */
+  static final double STEADY_SHARE = 0.9;
+  private static final Pattern STEP = Pattern.compile("(kill|restart|stop|cont)@(\\d+)(ms|s)");
+
+  /** What faults act on: a server that can be killed, restarted, stopped and continued. */
+  public interface FaultTarget {
+    void kill();
+
+    void restart();
+
+    /** SIGSTOP or SIGCONT: {@code STOP} or {@code CONT}. */
+    void signal(String name);
+  }
+
+  /** One fault: what to do to the server, and when after the level's start. */
+  public record Step(String action, Duration at) {
+    boolean restores() {
+      return action.equals("restart") || action.equals("cont");
+    }
+  }
+
+  private final List<Step> steps;
+  private final FaultTarget server;
+  private final boolean apart;
+  private final FaultWindows windows;
+  private final ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor(r -> {
+    Thread t = new Thread(r, "fault-injector");
+    t.setDaemon(true);
+    return t;
+  });
+  /** The steps scheduled so far, so that stopping the run cancels those still to come. */
+  private final List<ScheduledFuture<?>> scheduled = new CopyOnWriteArrayList<>();
+  private volatile boolean cancelled;
+
+  /**
+   * @param server what the steps act on
+   * @param apart whether a fault window's calls get a row of their own ({@code -DfaultsInLevel=false})
+   * @param windows the run's fault windows, which the run's calls are named and judged by
+   */
+  public Faults(List<Step> steps, FaultTarget server, boolean apart, FaultWindows windows) {
+    this.steps = List.copyOf(steps);
+    this.server = server;
+    this.apart = apart;
+    this.windows = windows;
+  }
+
+  /** {@code kill@10s,restart@13s}: actions kill, restart, stop (SIGSTOP: a stall), cont; times in s or ms. */
+  public static List<Step> parse(String spec) {
+    List<Step> out = new ArrayList<>();
+    if (spec == null || spec.isBlank()) {
+      return out;
+    }
+    for (String part : spec.split(",", -1)) {
+      Matcher m = STEP.matcher(part.trim());
+      if (!m.matches()) {
+        throw new IllegalArgumentException("-Dfaults takes action@time steps, actions kill|restart|stop|cont, times"
+            + " like 10s or 500ms, e.g. kill@10s,restart@13s; got '" + spec + "'");
+      }
+      long n = Long.parseLong(m.group(2));
+      out.add(new Step(m.group(1), m.group(3).equals("s") ? Duration.ofSeconds(n) : Duration.ofMillis(n)));
+    }
+    for (int i = 1; i < out.size(); i++) {
+      if (out.get(i).at().compareTo(out.get(i - 1).at()) < 0) {
+        throw new IllegalArgumentException("-Dfaults steps must be in time order; got '" + spec + "'");
+      }
+    }
+    return List.copyOf(out);
+  }
+
+  public boolean isEmpty() {
+    return steps.isEmpty();
+  }
+
+  /** First in each level's chain: the level's first user starts its faults' clock. */
+  public ChainBuilder startsLevel(String request) {
+    return exec(session -> {
+      startAt(request, System.nanoTime());
+      return session;
+    });
+  }
+
+  /** Starts the faults' clock of the level {@code request} at {@code startNanos} (now or soon). */
+  public void startAt(String request, long startNanos) {
+    windows.start(request, () -> start(request, startNanos));
+  }
+
+  private FaultLevel start(String request, long startNanos) {
+    FaultLevel level = new FaultLevel(request, startNanos, steps, apart);
+    long delay = Math.max(0, startNanos - System.nanoTime());
+    for (Step step : steps) {
+      if (!cancelled) {
+        scheduled.add(timer.schedule(() -> level.apply(step, server), delay + step.at().toNanos(),
+            TimeUnit.NANOSECONDS));
+      }
+    }
+    return level;
+  }
+
+  /**
+   * Cancels every step still to come (a level that ended early, or a -Dcalls level shorter than its
+   * faults), and waits for one in progress: called before the server is stopped.
+   */
+  public void cancel() {
+    cancelled = true;
+    for (ScheduledFuture<?> f : scheduled) {
+      f.cancel(false);
+    }
+    timer.shutdown();
+    try {
+      timer.awaitTermination(30, TimeUnit.SECONDS); // a step already running ends first
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+  }
+}

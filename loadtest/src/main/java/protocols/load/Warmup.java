@@ -1,0 +1,160 @@
+package protocols.load;
+
+import static io.gatling.javaapi.core.CoreDsl.asLongAsDuring;
+import static io.gatling.javaapi.core.CoreDsl.exec;
+
+import io.gatling.javaapi.core.ActionBuilder;
+import io.gatling.javaapi.core.ChainBuilder;
+import io.gatling.javaapi.core.Session;
+import java.time.Duration;
+import java.util.Optional;
+import java.util.concurrent.atomic.AtomicLongArray;
+import java.util.function.BooleanSupplier;
+import java.util.function.Function;
+import protocols.stats.RunInfo;
+
+/**
+ * The warm-up before the first level: a fixed number of seconds, or ({@code -Dwarmup=auto}) until
+ * the completions per second are stable, bounded by {@code -DwarmupMax}. Each warm-up records how
+ * long it took and whether it reached stability; the run's summary and report show it.
+ */
+public final class Warmup {
+  /**
+   * Auto: the last this many full 1-second windows must be steady, by the levels' own measure but
+   * to half their limits. Ten, because a JIT-heavy client (Dubbo, measured) plateaus for 4-5 s between
+   * compilations and would pass a shorter test while still getting faster.
+   */
+  static final int STABLE_WINDOWS = 10;
+  public static final int DEFAULT_MAX_SECONDS = 60;
+
+  /** {@code -Dwarmup}: {@code auto}, or a fixed number of seconds (0 skips); {@code max} bounds auto. */
+  public record Plan(boolean auto, Duration fixed, Duration max) {
+    public boolean skipped() {
+      return !auto && fixed.isZero();
+    }
+
+    public Duration limit() {
+      return auto ? max : fixed;
+    }
+
+    public String describe() {
+      return auto ? "auto (at most " + max.toSeconds() + " s)" : fixed.toSeconds() + " s";
+    }
+  }
+
+  private final String request;
+  private final Plan plan;
+  private final AtomicLongArray windows;
+  private volatile long startNanos;
+  private volatile long endNanos;
+  private volatile boolean stable;
+  private volatile int checkedSecond = -1;
+
+  private Warmup(String request, Plan plan) {
+    this.request = request;
+    this.plan = plan;
+    this.windows = new AtomicLongArray((int) plan.limit().toSeconds() + 2);
+  }
+
+  /** The warm-up of the request {@code request} (its run keeps it, to say what it did). */
+  public static Warmup of(String request, Plan plan) {
+    return new Warmup(request, plan);
+  }
+
+  /**
+   * The warm-up loop of one population: each user calls until the plan says stop, or {@code keepGoing}
+   * (the run's) does. Gatling's own {@code asLongAsDuring} bounds it by the plan's limit even if no call
+   * ever completes.
+   */
+  public ChainBuilder loop(ActionBuilder call, BooleanSupplier keepGoing) {
+    return asLongAsDuring(session -> goOn() && keepGoing.getAsBoolean(), plan.limit().plusSeconds(1)).on(
+        exec(call).exec(countsOk()));
+  }
+
+  /**
+   * After each warm-up call: counts it if it was OK (a steady stream of failures is not a stable
+   * throughput), and clears the user's failed status, which Gatling keeps until it is cleared.
+   */
+  Function<Session, Session> countsOk() {
+    return session -> {
+      if (!session.isFailed()) {
+        completed();
+      }
+      return session.markAsSucceeded();
+    };
+  }
+
+  /** OK completions per second of the warm-up so far. */
+  AtomicLongArray windows() {
+    return windows;
+  }
+
+  /** What it did, for the summary: request, plan, seconds taken, stable or not; empty if it never ran. */
+  public Optional<RunInfo.WarmupOutcome> outcome() {
+    if (startNanos == 0) {
+      return Optional.empty(); // not reached: an interrupted run
+    }
+    long end = endNanos == 0 ? System.nanoTime() : endNanos;
+    return Optional.of(new RunInfo.WarmupOutcome(request, plan.describe(), Math.round((end - startNanos) / 1e8) / 10.0,
+        plan.auto() ? stable : null, null, null));
+  }
+
+  /** Whether the users should go on warming up; called by each user before each call. */
+  boolean goOn() {
+    long now = System.nanoTime();
+    if (startNanos == 0) {
+      synchronized (this) {
+        if (startNanos == 0) {
+          startNanos = now;
+        }
+      }
+    }
+    if (endNanos != 0) {
+      return false;
+    }
+    long elapsed = now - startNanos;
+    if (elapsed >= plan.limit().toNanos()) {
+      finish(now, false);
+      return false;
+    }
+    int fullSeconds = (int) (elapsed / 1_000_000_000L);
+    if (plan.auto() && fullSeconds != checkedSecond) {
+      checkedSecond = fullSeconds;
+      if (isStable(windows, fullSeconds)) {
+        finish(now, true);
+        return false;
+      }
+    }
+    return true;
+  }
+
+  private synchronized void finish(long now, boolean reachedStability) {
+    if (endNanos == 0) {
+      endNanos = now;
+      stable = reachedStability;
+    }
+  }
+
+  void completed() {
+    long start = startNanos;
+    if (start != 0) {
+      int second = (int) ((System.nanoTime() - start) / 1_000_000_000L);
+      if (second < windows.length()) {
+        windows.incrementAndGet(second);
+      }
+    }
+  }
+
+  /** The last {@link #STABLE_WINDOWS} of the first {@code full} windows spread and trend by at most half the levels' limits. */
+  public static boolean isStable(AtomicLongArray windows, int full) {
+    if (full < STABLE_WINDOWS) {
+      return false;
+    }
+    long[] last = new long[STABLE_WINDOWS];
+    for (int i = 0; i < STABLE_WINDOWS; i++) {
+      last[i] = windows.get(full - STABLE_WINDOWS + i);
+    }
+    double[] steadiness = RunAnalysis.steadiness(last);
+    return last[0] > 0 && steadiness[0] <= RunAnalysis.MAX_SPREAD / 2 && Math.abs(steadiness[1]) <= RunAnalysis.MAX_TREND / 2;
+  }
+}

@@ -1,0 +1,107 @@
+package protocols.report;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.function.ToDoubleFunction;
+import protocols.load.SaturationCheck;
+import protocols.rpc.InvocationMode;
+import protocols.stats.Level;
+import protocols.stats.RequestStats;
+import protocols.stats.Warning;
+
+/**
+ * {@code comparison.html} ({@code templates/comparison.peb}): the shootout's table, its throughput and
+ * p99 charts, the open-model capacity and the latency-throughput curves. Self-contained, like every page.
+ */
+public final class ComparisonPage {
+  private ComparisonPage() {}
+
+  /** What the page shows: the frameworks and modes in their order, the levels, and the run's context. */
+  public record Run(List<String> frameworks, List<InvocationMode> modes, List<Integer> levels, String ceiling,
+                    Map<String, Object> machine, Map<String, String> versions, Map<String, String> parameters,
+                    boolean interrupted) {
+  }
+
+  public static String render(Run run, List<Comparison.Row> rows, List<Comparison.RateRow> rateRows,
+                              List<Comparison.Capacity> capacities, List<RequestStats> requests,
+                              List<Warning> warnings, Optional<String> cpuNotSampled) {
+    Map<String, Object> model = new HashMap<>();
+    model.put("title", "RPC shootout");
+    model.put("generated", Pages.now());
+    model.put("ceiling", run.ceiling());
+    model.put("rpcReport", RpcReportPage.FILE);
+    model.put("interrupted", run.interrupted());
+    model.put("warnings", warnings);
+    model.put("cpuNotSampled", cpuNotSampled.orElse(null));
+    List<Map<String, Object>> results = new ArrayList<>();
+    for (Comparison.Row r : rows) {
+      results.add(Map.of("row", r, "flagged",
+          warnings.stream().anyMatch(w -> w.request().equals(r.level().name()))));
+    }
+    model.put("rows", results);
+    List<String> charts = new ArrayList<>();
+    if (!rows.isEmpty()) {
+      charts.add(chart(run, "throughput-chart", "Throughput (calls/s) against concurrent clients", rows,
+          Comparison.Row::throughput));
+      charts.add(chart(run, "p99-chart", "p99 latency (µs) against concurrent clients", rows, r -> (double) r.p99()));
+    }
+    model.put("charts", charts);
+    model.put("rateRows", rateRows);
+    model.put("capacities", capacities);
+    model.put("tolerance", Math.round(SaturationCheck.RATE_TOLERANCE * 100));
+    model.put("curve", rateRows.isEmpty() ? null : curve(run, requests));
+    model.put("machine", run.machine());
+    model.put("versions", run.versions());
+    model.put("parameters", run.parameters());
+    return Pages.render("comparison", model);
+  }
+
+  /** What a line is called: its framework, and its mode when the run had both. */
+  private static String who(Run run, String framework, InvocationMode mode) {
+    return run.modes().size() > 1 ? framework + " " + mode.label() : framework;
+  }
+
+  /** One line per framework and mode, levels evenly spaced on x. */
+  private static String chart(Run run, String id, String title, List<Comparison.Row> rows,
+                              ToDoubleFunction<Comparison.Row> value) {
+    SvgChart chart = SvgChart.of(id, title,
+        SvgChart.Axis.categories("concurrent clients", run.levels().stream().map(String::valueOf).toList()),
+        SvgChart.Axis.linear("", rows.stream().mapToDouble(value).max().orElse(1)));
+    for (String framework : run.frameworks()) {
+      for (InvocationMode mode : run.modes()) {
+        List<double[]> points = rows.stream()
+            .filter(r -> r.level().framework().equals(framework) && r.level().mode() == mode)
+            .map(r -> new double[] {run.levels().indexOf(r.clients()), value.applyAsDouble(r)}).toList();
+        if (!points.isEmpty()) {
+          chart = chart.with(new SvgChart.Series(who(run, framework, mode), points,
+              mode == InvocationMode.SYNC && run.modes().size() > 1));
+        }
+      }
+    }
+    return chart.render();
+  }
+
+  private static String curve(Run run, List<RequestStats> requests) {
+    List<Map.Entry<String, List<RequestStats>>> groups = new ArrayList<>();
+    for (String framework : run.frameworks()) {
+      for (InvocationMode mode : run.modes()) {
+        List<RequestStats> open = openLevels(requests, framework, mode);
+        if (!open.isEmpty()) {
+          groups.add(Map.entry(who(run, framework, mode), open));
+        }
+      }
+    }
+    return Charts.curve("curve-chart", "Response time (p99 solid, p50 dashed) against achieved calls/s", groups)
+        .render();
+  }
+
+  /** One framework's open-model levels in one mode (not their fault windows), in offered-rate order. */
+  public static List<RequestStats> openLevels(List<RequestStats> requests, String framework, InvocationMode mode) {
+    return requests.stream().filter(r -> r.isOpen() && r.level() != null && r.level().kind() == Level.Kind.RATE
+            && !r.level().duringFault() && framework.equals(r.level().framework()) && r.level().mode() == mode)
+        .sorted(java.util.Comparator.comparingDouble(r -> r.open().offered())).toList();
+  }
+}

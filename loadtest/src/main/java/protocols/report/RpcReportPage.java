@@ -1,0 +1,119 @@
+package protocols.report;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import protocols.load.Faults;
+import protocols.load.RunAnalysis;
+import protocols.stats.RequestStats;
+import protocols.stats.RunContext;
+import protocols.stats.RunInfo;
+
+/**
+ * {@code rpc-report.html} ({@code templates/rpc-report.peb}): what Gatling's own report cannot show for
+ * RPC calls. Per level the true calls/s over the level's own span, KOs and their reasons, µs
+ * percentiles, where the CPU went; a percentile spectrum and throughput over time per group of
+ * levels; the validity warnings first. Self-contained (inline SVG, no scripts) so it opens offline.
+ */
+public final class RpcReportPage {
+  public static final String FILE = "rpc-report.html";
+  /** The chart group of requests that are no level of the lab's (a simulation's own). */
+  static final String OWN_REQUESTS = "all requests";
+
+  private RpcReportPage() {}
+
+  /**
+   * A merge's own part of the page, before the levels: its injectors and each level's share of each.
+   */
+  public record Merged(List<RunInfo.MergedInjector> injectors, Map<String, List<RunInfo.InjectorLevel>> perInjector) {
+  }
+
+  /** The page of one run's {@code requests}; {@code merged} (null but for a merge) replaces the run's introduction. */
+  public static String render(String title, List<RequestStats> requests, RunAnalysis analysis, RunInfo run,
+                              boolean interrupted, Merged merged) {
+    Map<String, Object> model = new HashMap<>();
+    model.put("title", title);
+    model.put("generated", Pages.now());
+    model.put("merged", merged);
+    model.put("interrupted", interrupted);
+    model.put("warnings", analysis.warnings());
+    model.put("cpuNotSampled", analysis.cpuNotSampled().orElse(null));
+    model.put("noCpu", merged == null ? "not sampled" : "in each injector's report");
+    List<Map<String, Object>> levels = new ArrayList<>();
+    List<Map<String, Object>> open = new ArrayList<>();
+    List<Map<String, Object>> koReasons = new ArrayList<>();
+    for (RequestStats r : requests) {
+      RunAnalysis.Assessment a = analysis.level(r.name()).orElse(null);
+      Map<String, Object> row = new HashMap<>();
+      row.put("stats", r);
+      row.put("assessment", a);
+      row.put("cpu", a == null ? null : a.cpu());
+      row.put("saturation", a == null ? null : a.saturation());
+      row.put("flagged", analysis.warnings().stream().anyMatch(w -> w.request().equals(r.name())));
+      row.put("throughput", tenths(r.throughput()));
+      row.put("okThroughput", tenths(r.okThroughput()));
+      levels.add(row);
+      if (r.isOpen()) {
+        open.add(row);
+      }
+      r.koReasons().forEach((message, count) -> koReasons.add(Map.of("request", r.name(), "message", message,
+          "count", count)));
+    }
+    model.put("levels", levels);
+    model.put("open", open);
+    model.put("koReasons", koReasons);
+    List<RunInfo.FaultOutcome> faults = run.faults() == null ? List.of() : run.faults();
+    model.put("faults", faults);
+    model.put("faultsApart", faults.stream().anyMatch(RunInfo.FaultOutcome::callsApart));
+    model.put("recoveryBound", Faults.RECOVERY_BOUND.toSeconds());
+    model.put("charts", charts(requests, faults));
+    List<Map<String, Object>> protocols = new ArrayList<>();
+    for (Map<String, Object> p : run.protocols() == null ? List.<Map<String, Object>>of() : run.protocols()) {
+      protocols.add(Map.of("framework", String.valueOf(p.getOrDefault("framework", "")), "entries", p));
+    }
+    model.put("protocols", protocols);
+    model.put("machine", merged == null ? RunContext.machine() : null);
+    return Pages.render("rpc-report", model);
+  }
+
+  /** As rpc-summary.json holds it (one decimal), so the page's whole number is the JSON's rounded. */
+  private static double tenths(double v) {
+    return Math.round(v * 10) / 10.0;
+  }
+
+  /** Per group of levels (a framework and mode): the latency spectrum and the throughput over time. */
+  private static List<Map<String, Object>> charts(List<RequestStats> requests, List<RunInfo.FaultOutcome> faults) {
+    Map<String, List<RequestStats>> groups = new LinkedHashMap<>();
+    for (RequestStats r : requests) {
+      if (r.duringFault()) {
+        continue; // its calls are scattered over the fault window: shown as the gap in its level's line
+      }
+      String group = r.level() == null || r.level().group() == null ? OWN_REQUESTS : r.level().group();
+      groups.computeIfAbsent(group, g -> new ArrayList<>()).add(r);
+    }
+    List<Map<String, Object>> out = new ArrayList<>();
+    int i = 0;
+    for (Map.Entry<String, List<RequestStats>> g : groups.entrySet()) {
+      List<String> svgs = new ArrayList<>();
+      List<RequestStats> open = g.getValue().stream().filter(r -> r.isOpen() && r.measured()).toList();
+      if (!open.isEmpty()) {
+        svgs.add(Charts.curve("curve-" + i, "Latency against throughput, " + g.getKey(), List.of(Map.entry("", open)))
+            .render());
+      }
+      svgs.add(Charts.spectrum("spectrum-" + i, g.getKey(), g.getValue()).render());
+      SvgChart throughput = Charts.throughputOverTime("throughput-" + i, g.getKey(), g.getValue());
+      for (RunInfo.FaultOutcome f : faults) {
+        if (g.getValue().stream().anyMatch(r -> r.name().equals(f.request()))) {
+          double from = f.faultStartSeconds();
+          throughput = throughput.band(from, f.restoredSeconds() == null ? from + 3600 : f.restoredSeconds());
+        }
+      }
+      svgs.add(throughput.render());
+      out.add(Map.of("title", g.getKey(), "svgs", svgs));
+      i++;
+    }
+    return out;
+  }
+}

@@ -1,0 +1,72 @@
+package protocols.report;
+
+import java.io.PrintStream;
+import java.util.List;
+import protocols.load.RunAnalysis;
+import protocols.stats.Warning;
+import protocols.stats.LatencyRecorder;
+import protocols.stats.RequestStats;
+import protocols.stats.OpenStats;
+
+/** The µs figures as a console table, printed next to Gatling's own millisecond statistics. */
+public final class SummaryTable {
+  private SummaryTable() {}
+
+  public static String render(List<RequestStats> rows) {
+    int width = "request".length();
+    for (RequestStats r : rows) {
+      width = Math.max(width, r.name().length());
+    }
+    StringBuilder sb = new StringBuilder();
+    String header = "%-" + width + "s %10s %6s %10s %8s %8s %8s %8s %8s %9s%n";
+    String line = "%-" + width + "s %10d %6d %10.1f %8.1f %8d %8d %8d %8d %9d%n";
+    sb.append(String.format(header, "request", "count", "ko", "calls/s", "mean", "p50", "p90", "p99", "p99.9", "max"));
+    for (RequestStats r : rows) {
+      sb.append(String.format(line, r.name(), r.count(), r.ko(), r.throughput(), r.mean(), r.p50(), r.p90(), r.p99(),
+          r.p999(), r.max()));
+    }
+    List<RequestStats> open = rows.stream().filter(RequestStats::isOpen).toList();
+    if (!open.isEmpty()) {
+      String oh = "%-" + width + "s %10s %10s %8s %8s %8s %8s %8s %9s %9s %9s%n";
+      String ol = "%-" + width + "s %10.0f %10.1f %8d %8d %8d %8d %8d %9d %9d %9d%n";
+      sb.append(String.format("%nOpen-model levels: calls/s offered and achieved (OK), µs from the due time (response)"
+          + " and from the send (service)%n"));
+      sb.append(String.format(oh, "request", "offered", "achieved", "dropped", "lag p50", "lag p99", "svc p50", "svc p99",
+          "resp p50", "resp p99", "resp max"));
+      for (RequestStats r : open) {
+        OpenStats o = r.open();
+        sb.append(String.format(java.util.Locale.ROOT, ol, r.name(), o.offered(), r.okThroughput(), o.dropped(),
+            o.lagP50(), o.lagP99(), r.p50(), r.p99(), o.responseP50(), o.responseP99(), o.responseMax()));
+      }
+    }
+    return sb.toString().stripTrailing();
+  }
+
+  /** One line per saturated open-model level: {@code SATURATED [limit] level: why}. */
+  public static String saturated(RunAnalysis analysis) {
+    StringBuilder sb = new StringBuilder();
+    for (RunAnalysis.Assessment l : analysis.levels()) {
+      if (l.saturation() != null && l.saturation().saturated()) {
+        sb.append("SATURATED [").append(l.saturation().limit()).append("] ").append(l.request()).append(": ")
+            .append(l.saturation().reason()).append('\n');
+      }
+    }
+    return sb.toString();
+  }
+
+  /** The validity lines of a run's console: what was not checked, then each warning (or none). */
+  public static void printValidity(RunAnalysis analysis, PrintStream console) {
+    List<Warning> warnings = analysis.warnings();
+    analysis.cpuNotSampled().ifPresent(why -> console.println("Validity: other work on the machine not checked"
+        + " (CPU shares not measured: " + why + ")."));
+    if (warnings.isEmpty()) {
+      console.println("Validity: no warnings.");
+      return;
+    }
+    console.println("Validity: " + warnings.size() + " warning(s): the figures of these levels should not be trusted"
+        + " as they are.");
+    for (Warning w : warnings) {
+      console.println("WARNING [" + w.kind() + "] " + w.request() + ": " + w.message());
+    }
+  }
+}

@@ -1,0 +1,25 @@
+package protocols.rpc;
+
+import java.util.Locale;
+
+/** How a virtual user's call reaches the framework, as the HSF/Dubbo write-up compared them. */
+public enum InvocationMode {
+  /** The framework's async API; the reply resumes the user. No thread waits. */
+  ASYNC,
+  /** The framework's blocking call, run on a bounded client thread pool (the write-up's 200 threads). */
+  SYNC;
+
+  /** Lower-case name, as used in -Dmode and in request names. */
+  public String label() {
+    return name().toLowerCase(Locale.ROOT);
+  }
+
+  public static InvocationMode parse(String value) {
+    for (InvocationMode m : values()) {
+      if (m.label().equalsIgnoreCase(value.trim())) {
+        return m;
+      }
+    }
+    throw new IllegalArgumentException("mode must be async or sync, got '" + value + "'");
+  }
+}

@@ -1,0 +1,134 @@
+package protocols.rpc;
+
+import io.gatling.core.protocol.Protocol;
+import io.gatling.javaapi.core.ProtocolBuilder;
+import io.netty.channel.EventLoopGroup;
+import java.time.Duration;
+import java.util.Map;
+import java.util.function.BiFunction;
+import java.util.function.Function;
+
+/**
+ * A framework's Gatling protocol and its builder in one immutable value ({@code grpc.target(...)}):
+ * the settings every framework shares, and in the subclass whatever the framework adds. Each framework
+ * has its own subclass because Gatling keys protocols by class.
+ *
+ * @param <P> the framework's protocol, returned by every setter
+ * @param <C> the framework's client
+ */
+public abstract class RpcProtocol<P extends RpcProtocol<P, C>, C extends RpcClient>
+    implements Protocol, ProtocolBuilder {
+  private final RpcSettings settings;
+  private final Spec<P, C> spec;
+
+  /**
+   * What a framework's protocol is made of, besides the settings: Gatling's key for it, its name, its
+   * own message size limit, how to copy it with other shared settings ({@code s -> new XProtocol(s, ...)})
+   * and how to make its client ({@code (p, loops) -> new XClient(p.settings(), ...)}), given Gatling's
+   * event loops in a run (null outside one) for a client that can do its I/O on them.
+   */
+  public record Spec<P, C>(RpcProtocolKey<?> key, String framework, int defaultMaxMessageBytes,
+                           Function<RpcSettings, P> copy, BiFunction<P, EventLoopGroup, C> client) {}
+
+  protected RpcProtocol(RpcSettings settings, Spec<P, C> spec) {
+    this.settings = settings;
+    this.spec = spec;
+  }
+
+  /** A copy of this protocol with other shared settings. */
+  private P with(RpcSettings newSettings) {
+    return spec.copy().apply(newSettings);
+  }
+
+  /** Gatling's key for this framework's protocol. */
+  public final RpcProtocolKey<?> key() {
+    return spec.key();
+  }
+
+  /** The framework's name, for logs and errors. */
+  public final String framework() {
+    return spec.framework();
+  }
+
+  /** Creates the framework's client outside Gatling (the probe, the plain driver). */
+  public final C newClient() {
+    return newClient(null);
+  }
+
+  /** Creates the framework's client for a run on Gatling's event loops; closed when the run ends. */
+  @SuppressWarnings("unchecked")
+  public final C newClient(EventLoopGroup gatlingLoops) {
+    return spec.client().apply((P) this, gatlingLoops);
+  }
+
+  /** The framework's own settings, for the run summary (e.g. Dubbo's serialization). */
+  public Map<String, Object> describe() {
+    return Map.of();
+  }
+
+  public final RpcSettings settings() {
+    return settings;
+  }
+
+  /** The largest request or reply this protocol's client sends or accepts, in bytes. */
+  public final int maxMessageBytes() {
+    return settings.maxMessageBytes() > 0 ? settings.maxMessageBytes() : spec.defaultMaxMessageBytes();
+  }
+
+  @Override
+  public final Protocol protocol() {
+    return this;
+  }
+
+  /** The server to call. */
+  public P target(String host, int port) {
+    return with(settings.withTarget(host, port));
+  }
+
+  /** The server to call, as {@code host:port}. */
+  public P target(String hostAndPort) {
+    HostPort hp = HostPort.parse(hostAndPort);
+    return target(hp.host(), hp.port());
+  }
+
+  /** Per-call timeout; a later reply is a KO "timeout after N ms". */
+  public P timeout(Duration timeout) {
+    return with(settings.withTimeout(timeout));
+  }
+
+  /** Invocation model: the framework's async API or its blocking call on the sync pool. */
+  public P mode(InvocationMode mode) {
+    return with(settings.withMode(mode));
+  }
+
+  public P async() {
+    return mode(InvocationMode.ASYNC);
+  }
+
+  public P sync() {
+    return mode(InvocationMode.SYNC);
+  }
+
+  /** Threads of the sync pool (default 200); only used in sync mode. */
+  public P syncThreads(int threads) {
+    return with(settings.withSyncThreads(threads));
+  }
+
+  /** Connections (or channels) the users share; 0 keeps the framework's default. */
+  public P connections(int connections) {
+    return with(settings.withConnections(connections));
+  }
+
+  /** How long a user waits after a failed call before its next one (default 100 ms; timeouts wait already). */
+  public P koPause(Duration pause) {
+    return with(settings.withKoPause(pause));
+  }
+
+  /**
+   * The largest request or reply the client sends or accepts, in bytes; 0 keeps the framework's
+   * default. A call over it is a KO that names the limit. The server has a limit of its own.
+   */
+  public P maxMessageBytes(int bytes) {
+    return with(settings.withMaxMessageBytes(bytes));
+  }
+}

@@ -1,0 +1,213 @@
+package protocols.shootout;
+
+import static protocols.stats.Numbers.fmt;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializationFeature;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.function.Function;
+import protocols.load.RunAnalysis;
+import protocols.load.SummaryListener;
+import protocols.report.Comparison;
+import protocols.report.ComparisonPage;
+import protocols.report.Pages;
+import protocols.report.RpcReportPage;
+import protocols.rpc.InvocationMode;
+import protocols.stats.CpuSampler;
+import protocols.stats.Level;
+import protocols.stats.OpenStats;
+import protocols.stats.RequestStats;
+import protocols.stats.RunContext;
+import protocols.stats.Saturation;
+import protocols.stats.Summaries;
+import protocols.stats.Warning;
+
+/**
+ * The write-ups' comparison from one run: {@code comparison.json}, {@code comparison.csv} and a
+ * self-contained {@code comparison.html} in the run folder. Each row is one framework, mode and
+ * level; throughput is compared with the ceiling's at the same level and mode and, when the plain
+ * driver ran, with the plain driver's.
+ */
+public final class ComparisonReport implements SummaryListener {
+  public static final String JSON = "comparison.json";
+  public static final String CSV = "comparison.csv";
+  public static final String HTML = "comparison.html";
+  public static final String RATES_CSV = "comparison-rates.csv";
+  /**
+   * The plain driver is a baseline only when it measured something comparable: at least one call per
+   * client and a throughput not far below Gatling's. Gatling adds work per call, so Gatling / plain
+   * above this says the plain figure itself is low (a cold or starved JVM).
+   */
+  static final double MAX_MEANINGFUL_VS_PLAIN = 1.5;
+
+  private final List<String> frameworks;
+  private final List<InvocationMode> modes;
+  private final List<Integer> levels;
+  private final String ceiling;
+  private final Map<String, String> parameters;
+  /** Plain-driver summaries by {@link #key}. */
+  private final Map<String, Path> plainResults;
+  /** The frameworks' client library versions, by framework. */
+  private final Map<String, String> frameworkVersions;
+
+  public ComparisonReport(List<String> frameworks, Map<String, String> frameworkVersions, List<InvocationMode> modes,
+                          List<Integer> levels, String ceiling, Map<String, String> parameters,
+                          Map<String, Path> plainResults) {
+    this.frameworkVersions = new LinkedHashMap<>(frameworkVersions);
+    this.frameworks = List.copyOf(frameworks);
+    this.modes = List.copyOf(modes);
+    this.levels = List.copyOf(levels);
+    this.ceiling = ceiling;
+    this.parameters = new LinkedHashMap<>(parameters);
+    this.plainResults = new LinkedHashMap<>(plainResults);
+  }
+
+  /** The key of a plain-driver result. */
+  public static String key(String framework, InvocationMode mode) {
+    return framework + " " + mode.label();
+  }
+
+  /** comparison.json. */
+  record File(String generated, boolean interrupted, List<Warning> warnings, String latencyUnit, String ceiling,
+              Map<String, Object> machine, Map<String, String> versions, Map<String, String> parameters,
+              String gatlingReport, String rpcReport, List<Comparison.Row> rows, List<Comparison.RateRow> rateRows,
+              List<Comparison.Capacity> capacity) {
+  }
+
+  static String plainFlag(int clients, double gatlingThroughput, RequestStats plain) {
+    if (plain == null) {
+      return null;
+    }
+    if (plain.count() < clients || plain.throughput() <= 0.01 * gatlingThroughput) {
+      return "the plain driver measured " + plain.count() + " calls (" + fmt(plain.throughput(), 0)
+          + " calls/s): no baseline";
+    }
+    if (gatlingThroughput / plain.throughput() > MAX_MEANINGFUL_VS_PLAIN) {
+      return "Gatling / plain = " + fmt(gatlingThroughput / plain.throughput(), 2) + " (above "
+          + MAX_MEANINGFUL_VS_PLAIN + "): the plain driver's " + fmt(plain.throughput(), 0)
+          + " calls/s is too low to be a baseline";
+    }
+    return null;
+  }
+
+  @Override
+  public String what() {
+    return "the comparison report";
+  }
+
+  @Override
+  public List<String> written(Path folder, List<RequestStats> requests, RunAnalysis analysis,
+                             boolean interrupted) throws IOException {
+    List<Comparison.Row> rows = rows(requests, name -> analysis.level(name).map(RunAnalysis.Assessment::cpu)
+        .filter(c -> c != null && c.seconds() > 0).map(CpuSampler.Shares::injectorCores).orElse(null));
+    List<Warning> warnings = new ArrayList<>(analysis.warnings());
+    rows.stream().filter(r -> r.plainFlag() != null)
+        .forEach(r -> warnings.add(new Warning(r.level().name(), "plain-driver", r.plainFlag())));
+    Map<String, Object> machine = RunContext.machine();
+    Map<String, String> versions = new LinkedHashMap<>(RunContext.versions());
+    versions.putAll(frameworkVersions);
+    List<Comparison.RateRow> rateRows = rateRows(requests, analysis);
+    List<Comparison.Capacity> capacities = Comparison.capacities(rateRows);
+    new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT).writeValue(folder.resolve(JSON).toFile(),
+        new File(Pages.now(), interrupted, warnings, "microseconds", ceiling, machine, versions, parameters,
+            "index.html", RpcReportPage.FILE, rows, rateRows, capacities));
+    Files.writeString(folder.resolve(CSV), Comparison.csv(rows), StandardCharsets.UTF_8);
+    if (!rateRows.isEmpty()) {
+      Files.writeString(folder.resolve(RATES_CSV), Comparison.ratesCsv(rateRows), StandardCharsets.UTF_8);
+      System.out.print(Comparison.capacityTable(capacities));
+    }
+    ComparisonPage.Run run = new ComparisonPage.Run(frameworks, modes, levels, ceiling, machine, versions, parameters,
+        interrupted);
+    Files.writeString(folder.resolve(HTML), ComparisonPage.render(run, rows, rateRows, capacities, requests,
+        warnings, analysis.cpuNotSampled()), StandardCharsets.UTF_8);
+    for (Path plain : plainResults.values()) {
+      if (Files.exists(plain)) {
+        Files.copy(plain, folder.resolve(plain.getFileName()), StandardCopyOption.REPLACE_EXISTING);
+      }
+    }
+    if (!plainResults.isEmpty()) {
+      System.out.print(Comparison.efficiencyTable(rows));
+    }
+    System.out.println("Comparison report: " + folder.resolve(HTML).toAbsolutePath());
+    return List.of();
+  }
+
+  List<Comparison.Row> rows(List<RequestStats> gatling) throws IOException {
+    return rows(gatling, name -> null);
+  }
+
+  /**
+   * @param injectorCores the Gatling JVM's CPU over a level, in cores (its share of the machine times
+   *     the cores), by request name; null where it was not measured
+   */
+  List<Comparison.Row> rows(List<RequestStats> gatling, Function<String, Double> injectorCores) throws IOException {
+    Map<Level, RequestStats> byLevel = byLevel(gatling);
+    Map<String, Summaries.Summary> plain = new LinkedHashMap<>();
+    for (Map.Entry<String, Path> e : plainResults.entrySet()) {
+      if (Files.exists(e.getValue())) {
+        plain.put(e.getKey(), Summaries.read(e.getValue()));
+      }
+    }
+    List<Comparison.Row> rows = new ArrayList<>();
+    for (String framework : frameworks) {
+      for (InvocationMode mode : modes) {
+        Summaries.Summary p = plain.get(key(framework, mode));
+        Map<Level, RequestStats> plainLevels = p == null ? Map.of() : byLevel(p.requests());
+        Map<String, Double> plainCpu = p == null || p.run() == null || p.run().cpuMicrosPerCall() == null ? Map.of()
+            : p.run().cpuMicrosPerCall();
+        for (int clients : levels) {
+          Level level = Level.closed(framework, clients, mode);
+          RequestStats s = byLevel.get(level);
+          if (s == null) {
+            continue; // not reached: an interrupted run
+          }
+          Double ceilingRatio = Optional.ofNullable(byLevel.get(Level.closed(ceiling, clients, mode)))
+              .filter(c -> c.throughput() > 0).map(c -> s.throughput() / c.throughput()).orElse(null);
+          Level plainLevel = Level.closed(null, clients, mode);
+          RequestStats pl = plainLevels.get(plainLevel);
+          String flag = plainFlag(clients, s.throughput(), pl);
+          Double plainThroughput = pl == null ? null : pl.throughput();
+          Double vsPlain = plainThroughput == null || flag != null ? null : s.throughput() / plainThroughput;
+          Double cores = injectorCores.apply(s.name());
+          Double gatlingCpu = cores == null || s.throughput() <= 0 ? null : cores * 1e6 / s.throughput();
+          rows.add(new Comparison.Row(level, s.count() / clients, s.count(), s.durationSeconds(), s.throughput(),
+              s.ko(), s.p50(), s.p99(), s.p999(), ceilingRatio, plainThroughput, vsPlain, flag, gatlingCpu,
+              plainCpu.get(plainLevel.name())));
+        }
+      }
+    }
+    return rows;
+  }
+
+  private static Map<Level, RequestStats> byLevel(List<RequestStats> requests) {
+    Map<Level, RequestStats> out = new LinkedHashMap<>();
+    requests.stream().filter(r -> r.level() != null).forEach(r -> out.put(r.level(), r));
+    return out;
+  }
+
+  /** The open-model levels of each framework and mode, in offered-rate order. */
+  List<Comparison.RateRow> rateRows(List<RequestStats> requests, RunAnalysis analysis) {
+    List<Comparison.RateRow> out = new ArrayList<>();
+    for (String framework : frameworks) {
+      for (InvocationMode mode : modes) {
+        ComparisonPage.openLevels(requests, framework, mode).forEach(r -> {
+          Saturation sat = analysis.level(r.name()).map(RunAnalysis.Assessment::saturation).orElse(null);
+          OpenStats o = r.open();
+          out.add(new Comparison.RateRow(r.level(), o.offered(), r.okThroughput(), o.dropped(), r.ko(), o.lagP50(),
+              o.lagP99(), r.p50(), r.p99(), o.responseP50(), o.responseP99(), o.responseP999(),
+              sat != null && sat.saturated(), sat == null ? null : sat.limit(), sat == null ? null : sat.reason()));
+        });
+      }
+    }
+    return out;
+  }
+}

@@ -1,0 +1,183 @@
+package protocols.shootout;
+
+import io.gatling.javaapi.core.Assertion;
+import io.gatling.javaapi.core.PopulationBuilder;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.OptionalInt;
+import java.util.concurrent.TimeUnit;
+import protocols.lab.RpcFramework;
+import protocols.lab.EchoRun;
+import protocols.lab.EchoLevels;
+import protocols.lab.LabRun;
+import protocols.load.Populations;
+import protocols.rpc.InvocationMode;
+import protocols.lab.JvmCommand;
+import protocols.lab.LoadParams;
+import protocols.lab.OwnedProcess;
+import protocols.lab.Parameters;
+import protocols.frameworks.Frameworks;
+import protocols.load.Populations;
+import protocols.lab.LabRun;
+import protocols.lab.EchoLevels;
+
+/**
+ * The write-ups' comparison in one Gatling run: every framework (and the ceiling) one after the
+ * other through the same levels and mode(s), each against its own server, then the comparison
+ * report. With {@code -Dplain=true} the plain Java driver first runs the same load on each
+ * framework's client, each in its own JVM, for the Gatling-vs-plain ratios.
+ */
+public final class Shootout {
+  /** The shared -D parameters a plain-driver JVM takes over from the shootout (and the frameworks' own). */
+  static final List<String> PASSED_TO_PLAIN = List.of("levels", "duration", "calls", "warmup", "warmupMax", "timeout",
+      "syncThreads", "connections", "orderNameChars", "maxMessageBytes", "koPauseMillis");
+  /** The load settings that are not the plain driver's: open-model levels and ramps are refused with it. */
+  static final java.util.Set<String> NOT_FOR_PLAIN = java.util.Set.of(
+      "rates", "maxInFlight", "rateStart", "autoLevels", "ramp", // refused with -Dplain=true
+      "mode", // set per plain-driver JVM
+      "maxKoPercent", // Gatling's assertion; the plain driver's KOs are in its summary
+      "serverDelayUs"); // the embedded servers', not a client's
+
+  private final List<EchoRun> runs = new ArrayList<>();
+  private final PopulationBuilder populations;
+  private final List<Assertion> assertions = new ArrayList<>();
+  private final LabRun run;
+
+  /** The shootout of {@code simulation}, which takes {@code uses} (the shootout's, and the nightly's). */
+  public Shootout(String simulation, Set<Parameters.Use> uses) {
+    LoadParams given = LoadParams.fromSystemProperties();
+    List<RpcFramework<?, ?>> frameworks = EchoRun.orExit(
+        () -> Frameworks.parse(given.string("frameworks", String.join(",", Frameworks.names()))));
+    LoadParams params = EchoRun.orExit(() -> given.checkNames(Frameworks.run(simulation, uses, frameworks, true))
+        .validate().singleInjector(simulation));
+    List<InvocationMode> modes = EchoRun.orExit(params::modes);
+    boolean plain = EchoRun.orExit(() -> params.bool("plain", false));
+    if (plain && (params.rates().isPresent() || !params.ramp().isZero())) {
+      EchoRun.orExit(() -> {
+        throw new IllegalArgumentException("-Dplain=true compares closed levels (-Dlevels) at full load only; leave out"
+            + " -Drates and -Dramp");
+      });
+    }
+    run = new LabRun(params);
+    for (RpcFramework<?, ?> framework : frameworks) {
+      runs.add(EchoRun.start(framework, params, Parameters.TARGET_PREFIX + framework.name(), run));
+    }
+    Map<String, Path> plainResults = plain ? runPlainDrivers(params, modes) : Map.of();
+    List<PopulationBuilder> steps = new ArrayList<>();
+    for (EchoRun echo : runs) {
+      for (InvocationMode mode : modes) {
+        EchoLevels levels = echo.levels(echo.framework().name(), mode);
+        steps.addAll(levels.populations(echo.protocol(mode)));
+        assertions.addAll(levels.assertions());
+      }
+    }
+    populations = Populations.sequence(steps);
+    Map<String, String> versions = new LinkedHashMap<>();
+    frameworks.forEach(f -> versions.put(f.name(), f.version()));
+    run.onSummaryWritten(new ComparisonReport(frameworks.stream().map(RpcFramework::name).toList(), versions, modes,
+        params.levels(), Frameworks.CEILING, describe(params, frameworks, modes, plain), plainResults));
+  }
+
+  /** The run: its protocol goes beside the frameworks' ({@code setUp(...).protocols(shootout.run().protocol())}). */
+  public LabRun run() {
+    return run;
+  }
+
+  /** The frameworks' names, in the order they run. */
+  public List<String> frameworks() {
+    return runs.stream().map(r -> r.framework().name()).toList();
+  }
+
+  public PopulationBuilder populations() {
+    return populations;
+  }
+
+  /** One KO-share assertion per framework, mode and level (see {@link EchoLevels#assertions}). */
+  public List<Assertion> assertions() {
+    return assertions;
+  }
+
+  /** Stops the embedded servers. */
+  public void stop() {
+    runs.forEach(EchoRun::stop);
+  }
+
+  private Map<String, Path> runPlainDrivers(LoadParams params, List<InvocationMode> modes) {
+    Path dir;
+    try {
+      dir = Files.createTempDirectory("plain-driver-");
+    } catch (IOException e) {
+      throw new IllegalStateException("no temporary folder for the plain driver: " + e.getMessage());
+    }
+    Map<String, Path> results = new LinkedHashMap<>();
+    long perLevel = params.calls().isPresent() ? TimeUnit.HOURS.toSeconds(1) : params.duration().toSeconds();
+    long limitSeconds = params.warmup().limit().toSeconds() + params.levels().size() * (perLevel + 10) + 60;
+    for (EchoRun echo : runs) {
+      for (InvocationMode mode : modes) {
+        String name = echo.framework().name();
+        Path out = dir.resolve("plain-" + name + "-" + mode.label() + ".json");
+        List<String> passed = new ArrayList<>(PASSED_TO_PLAIN);
+        echo.framework().params().forEach(p -> passed.add(p.property()));
+        List<String> options = new ArrayList<>(params.asJvmOptions(passed));
+        options.addAll(List.of("-Dmode=" + mode.label(), "-Dtarget=" + echo.target(), "-Dplain.framework=" + name,
+            "-Dplain.out=" + out));
+        System.out.println("plain driver: " + name + " (" + mode.label() + ") ...");
+        // Owned: an interrupted shootout (Ctrl-C, SIGTERM) stops the plain driver too.
+        try (OwnedProcess p = OwnedProcess.start(new ProcessBuilder(
+            JvmCommand.ofSameVm(options, PlainDriver.class.getName(), List.of()))
+            .redirectErrorStream(true).redirectOutput(dir.resolve(name + "-" + mode.label() + ".log").toFile()))) {
+          OptionalInt code = p.waitFor(Duration.ofSeconds(limitSeconds));
+          if (Thread.currentThread().isInterrupted()) {
+            return results;
+          }
+          if (code.isEmpty()) {
+            System.err.println("plain driver " + name + " (" + mode.label() + ") overran " + limitSeconds + " s; stopped");
+          } else if (code.getAsInt() != 0) {
+            System.err.println("plain driver " + name + " (" + mode.label() + ") failed; log in " + dir);
+          }
+        } catch (IOException e) {
+          System.err.println("plain driver " + name + " could not start: " + e.getMessage());
+        }
+        results.put(ComparisonReport.key(name, mode), out);
+      }
+      // Gatling then finds the server as the plain driver did: a new process, and the same warm-up.
+      echo.freshServer();
+    }
+    return results;
+  }
+
+  private Map<String, String> describe(LoadParams params, List<RpcFramework<?, ?>> frameworks,
+                                       List<InvocationMode> modes, boolean plain) {
+    Map<String, String> d = new LinkedHashMap<>();
+    d.put("frameworks", String.join(",", frameworks.stream().map(RpcFramework::name).toList()));
+    d.put("mode", String.join(",", modes.stream().map(InvocationMode::label).toList()));
+    d.put("levels", params.levels().toString());
+    params.rates().ifPresent(r -> {
+      d.put("rates (calls/s)", r.describe());
+      d.put("max in flight", Integer.toString(params.maxInFlight()));
+    });
+    d.put("ramp (s)", Long.toString(params.ramp().toSeconds()));
+    d.put(params.calls().isPresent() ? "calls per client" : "duration per level (s)",
+        params.calls().map(String::valueOf).orElse(Long.toString(params.duration().toSeconds())));
+    d.put("warm-up", params.warmup().describe());
+    d.put("timeout (ms)", Long.toString(params.timeout().toMillis()));
+    d.put("sync threads", Integer.toString(params.syncThreads()));
+    d.put("connections", params.connections() == 0 ? "framework default" : Integer.toString(params.connections()));
+    d.put("order name (chars)", Integer.toString(params.orderName().length()));
+    for (RpcFramework<?, ?> f : frameworks) {
+      f.params().forEach(p -> d.put(f.name() + " -D" + p.property(), p.value(params)));
+    }
+    d.put("plain driver", Boolean.toString(plain));
+    for (EchoRun echo : runs) {
+      d.put("target " + echo.framework().name(), echo.target().toString());
+    }
+    return d;
+  }
+}

@@ -1,0 +1,192 @@
+package protocols.stats;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.LongAdder;
+import org.HdrHistogram.Histogram;
+
+/**
+ * One request name. Each thread that completes calls records into a shard of its own (a
+ * single-writer HdrHistogram {@link SingleWriterRecorder} and counters it alone writes), so calls
+ * completing on several event loops at once contend on nothing; reading merges the shards.
+ */
+final class Series {
+  /** Completions are counted per tenth of a second: the sending span ends on a tenth, windows are ten of them. */
+  static final long SLOT_NANOS = 100_000_000L;
+  static final int SLOTS_PER_WINDOW = 10;
+  /** A level that sent for less than this is taken over its whole span, to its last reply. */
+  static final long MIN_SENDING_NANOS = 1_000_000_000L;
+  /**
+   * Per-second latency is kept as a histogram until the level is this many seconds past it, then as
+   * p50 and p99: event loops record their calls within microseconds of each other's seconds, so a
+   * thread still adding to a second this old would be one stalled for seconds.
+   */
+  static final int OPEN_LATENCY_WINDOWS = 5;
+
+  final String name;
+  final long order;
+  final List<Shard> shards = new CopyOnWriteArrayList<>();
+  final ThreadLocal<Shard> mine = ThreadLocal.withInitial(this::newShard);
+  /** The shards' intervals read so far, merged: HdrHistograms add exactly. Guarded by this. */
+  final Histogram merged = new Histogram(3);
+  /** Open-model levels only: response times and send lags read so far, merged. Guarded by this. */
+  final Histogram mergedResponse = new Histogram(3);
+  final Histogram mergedLag = new Histogram(3);
+  volatile double offered = Double.NaN;
+  volatile int maxInFlight;
+  final LongAdder unsent = new LongAdder();
+  volatile String unsentReason;
+  final Map<String, LongAdder> koReasons = new ConcurrentHashMap<>();
+  /** The level's clock: its first call's start (or due time); windows count from it. */
+  volatile long origin = Long.MIN_VALUE;
+  /** Per-second OK latency the shards handed over, by window, until it is final. Guarded by this. */
+  final Map<Integer, Histogram> openLatency = new HashMap<>();
+  /** Final per-second p50 and p99 (µs), by window. Guarded by this. */
+  long[] p50 = new long[0];
+  long[] p99 = new long[0];
+  int newestLatencyWindow = -1;
+
+  Series(String name, long order) {
+    this.name = name;
+    this.order = order;
+  }
+
+  private Shard newShard() {
+    Shard s = new Shard();
+    shards.add(s);
+    return s;
+  }
+
+  void begin(long nanos) {
+    if (origin == Long.MIN_VALUE) {
+      synchronized (this) {
+        if (origin == Long.MIN_VALUE) {
+          origin = nanos;
+        }
+      }
+    }
+  }
+
+  /** {@code intendedNanos} is {@code startNanos} for a closed-loop call; the span counts from it. */
+  void record(long intendedNanos, long startNanos, long endNanos, String koReason, boolean open) {
+    begin(intendedNanos); // without a declared start: the first call recorded
+    int slot = (int) Math.max(0, (endNanos - origin) / SLOT_NANOS);
+    Shard shard = mine.get();
+    Histogram done = shard.record(intendedNanos, startNanos, endNanos, slot, koReason == null, open);
+    if (done != null) {
+      handOver(shard.handedWindow, done);
+    }
+    if (koReason != null) {
+      LongAdder reason = koReasons.get(koReason);
+      if (reason == null) {
+        reason = koReasons.size() < LatencyRecorder.MAX_KO_REASONS ? koReasons.computeIfAbsent(koReason, r -> new LongAdder())
+            : koReasons.computeIfAbsent(LatencyRecorder.OTHER_KO, r -> new LongAdder());
+      }
+      reason.increment();
+    }
+  }
+
+  /** A shard's latency of one window, finished: merged, and windows no shard can still add to made final. */
+  synchronized void handOver(int window, Histogram h) {
+    if (window < p50.length && p50[window] + p99[window] > 0) {
+      return; // already final: a stray, late by seconds
+    }
+    openLatency.merge(window, h, (a, b) -> {
+      a.add(b);
+      return a;
+    });
+    newestLatencyWindow = Math.max(newestLatencyWindow, window);
+    List<Integer> old = openLatency.keySet().stream()
+        .filter(w -> w <= newestLatencyWindow - OPEN_LATENCY_WINDOWS).toList();
+    for (int w : old) {
+      finish(w, openLatency.remove(w));
+    }
+  }
+
+  private void finish(int window, Histogram h) {
+    if (window >= p50.length) {
+      p50 = java.util.Arrays.copyOf(p50, Math.max(window + 1, 2 * p50.length));
+      p99 = java.util.Arrays.copyOf(p99, p50.length);
+    }
+    p50[window] = Histograms.percentile(h, 50);
+    p99[window] = Histograms.percentile(h, 99);
+  }
+
+  synchronized RequestStats stats() {
+    long n = 0;
+    long ko = 0;
+    long first = Long.MAX_VALUE;
+    long lastDue = Long.MIN_VALUE;
+    long last = Long.MIN_VALUE;
+    int slotCount = 0;
+    long dropped = 0;
+    boolean open = !Double.isNaN(offered);
+    Map<Integer, Histogram> latency = new HashMap<>();
+    openLatency.forEach((w, h) -> latency.put(w, h.copy()));
+    for (Shard s : shards) {
+      merged.add(s.micros.getIntervalHistogram());
+      if (s.response != null) {
+        mergedResponse.add(s.response.getIntervalHistogram());
+        mergedLag.add(s.lag.getIntervalHistogram());
+        open = true;
+      }
+      dropped += s.dropped.get();
+      n += s.count.get();
+      ko += s.ko.get();
+      first = Math.min(first, s.firstStart.get());
+      lastDue = Math.max(lastDue, s.lastStart.get());
+      last = Math.max(last, s.lastEnd.get());
+      slotCount = Math.max(slotCount, s.slotCount());
+      s.currentLatency(latency);
+    }
+    long start = origin; // the windows count from it
+    int windowCount = (slotCount + SLOTS_PER_WINDOW - 1) / SLOTS_PER_WINDOW;
+    long[] okWindows = new long[windowCount];
+    long[] koWindows = new long[windowCount];
+    for (Shard s : shards) {
+      s.addWindows(okWindows, koWindows);
+    }
+    long[] p50Windows = new long[windowCount];
+    long[] p99Windows = new long[windowCount];
+    for (int w = 0; w < windowCount; w++) {
+      Histogram h = latency.get(w);
+      p50Windows[w] = h != null ? Histograms.percentile(h, 50) : w < p50.length ? p50[w] : 0;
+      p99Windows[w] = h != null ? Histograms.percentile(h, 99) : w < p99.length ? p99[w] : 0;
+    }
+    Histogram h = merged.copy();
+    long ok = h.getTotalCount();
+    // The sending span: to the slot of the last start (due time), so late replies cannot stretch it.
+    long sendEnd = last;
+    double seconds = n == 0 ? 0 : Math.max(0, last - start) / 1e9;
+    double inSpan = n;
+    double okInSpan = ok;
+    if (n > 0 && lastDue != Long.MIN_VALUE && lastDue - start >= MIN_SENDING_NANOS) {
+      int slots = (int) ((lastDue - start) / SLOT_NANOS) + 1;
+      long[] counted = new long[2];
+      for (Shard sh : shards) {
+        sh.addSlots(slots, counted);
+      }
+      inSpan = counted[0] + counted[1];
+      okInSpan = counted[0];
+      sendEnd = start + slots * SLOT_NANOS;
+      seconds = slots * SLOT_NANOS / 1e9;
+    }
+    Map<String, Long> reasons = new LinkedHashMap<>();
+    koReasons.entrySet().stream().sorted((a, b) -> Long.compare(b.getValue().sum(), a.getValue().sum()))
+        .forEach(e -> reasons.put(e.getKey(), e.getValue().sum()));
+    OpenStats openFigures = open ? OpenStats.of(Double.isNaN(offered) ? 0 : offered, maxInFlight, dropped, unsent.sum(),
+        unsentReason, mergedResponse.copy(), mergedLag.copy()) : null;
+    if (n == 0) {
+      start = sendEnd = last = 0;
+    }
+    return RequestStats.of(name, n, ko, seconds, seconds > 0 ? inSpan / seconds : 0,
+        seconds > 0 ? okInSpan / seconds : 0, h, reasons, okWindows, koWindows, p50Windows, p99Windows, start,
+        sendEnd, last, n == 0 ? 0 : Histograms.epochMillis(start), n == 0 ? 0 : Histograms.epochMillis(sendEnd),
+        n == 0 ? 0 : Histograms.epochMillis(last), openFigures);
+  }
+}

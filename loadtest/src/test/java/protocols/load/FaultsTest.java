@@ -1,0 +1,44 @@
+package protocols.load;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+
+import java.util.List;
+import protocols.stats.RunInfo;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import servers.netty.NettyEchoServer;
+import protocols.lab.EmbeddedServer;
+import protocols.lab.TestProcesses;
+
+/** Faults against a real echo server: none outlives the run that owns the server. */
+class FaultsTest {
+
+  @Test
+  void aServerStoppedByItsRunIsNeverRestartedByALaterFault() {
+    EmbeddedServer server = EmbeddedServer.start("netty", NettyEchoServer.class.getName(), List.of());
+    server.close();
+    assertThrows(IllegalStateException.class, server::restart);
+    assertEquals(0, liveServers(), "a restart after stop started a server nobody owns");
+  }
+
+  @Test
+  void stoppingTheRunCancelsTheFaultsStillToCome() throws Exception {
+    EmbeddedServer server = EmbeddedServer.start("netty", NettyEchoServer.class.getName(), List.of());
+    FaultWindows windows = new FaultWindows();
+    Faults faults = new Faults(Faults.parse("kill@200ms,restart@900ms"), server, true, windows);
+    faults.startAt("cancelled level", System.nanoTime());
+    Thread.sleep(500); // the kill has happened, the restart is still to come
+    faults.cancel();
+    server.close();
+    Thread.sleep(1_000);
+    assertEquals(0, liveServers(), "the restart fired after the run stopped");
+    RunInfo.FaultOutcome outcome = windows.outcomes().stream().filter(o -> o.request().equals("cancelled level"))
+        .findFirst().orElseThrow();
+    assertEquals(1, outcome.events().size(), "only the kill was done: " + outcome);
+  }
+
+  private static long liveServers() {
+    return TestProcesses.running(NettyEchoServer.class.getName());
+  }
+}

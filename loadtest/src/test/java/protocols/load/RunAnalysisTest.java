@@ -1,0 +1,153 @@
+package protocols.load;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.atomic.AtomicLongArray;
+import org.junit.jupiter.api.Test;
+import protocols.stats.LatencyRecorder;
+import protocols.stats.Warning;
+import protocols.stats.Saturation;
+import protocols.stats.RequestStats;
+import protocols.rpc.InvocationMode;
+import protocols.stats.Level;
+import protocols.stats.RunInfo;
+
+class RunAnalysisTest {
+
+  /** A level whose completions per second are {@code perSecond}, each call 100 µs. */
+  private static RequestStats level(String name, long... perSecond) {
+    return level(name, null, perSecond);
+  }
+
+  /** As above, said to be {@code level}. */
+  private static RequestStats level(Level level, long... perSecond) {
+    return level(level.name(), level, perSecond);
+  }
+
+  private static RequestStats level(String name, Level level, long... perSecond) {
+    LatencyRecorder r = new LatencyRecorder();
+    if (level != null) {
+      r.describe(name, level);
+    }
+    for (int s = 0; s < perSecond.length; s++) {
+      for (long i = 0; i < perSecond[s]; i++) {
+        long start = s * 1_000_000_000L + i * (1_000_000_000L / perSecond[s]);
+        r.record(name, start, start + 100_000, true);
+      }
+    }
+    return r.snapshot().get(0);
+  }
+
+  private static List<String> kinds(RunAnalysis a) {
+    return a.warnings().stream().map(Warning::kind).toList();
+  }
+
+  @Test
+  void aSteadyLevelHasNoWarning() {
+    RunAnalysis a = RunAnalysis.of(List.of(level("echo 5 clients (async)", 1000, 1040, 980, 1010, 990, 1000)),
+        Optional.empty(), List.of());
+    assertEquals(List.of(), a.warnings());
+    assertEquals(6, a.levels().get(0).fullWindows(), "every second it sent in");
+  }
+
+  @Test
+  void aRisingLevelIsNotSteady() {
+    // Dubbo at 20 clients after a 9 s warm-up, as measured: 11k rising to 16.5k calls/s.
+    RunAnalysis a = RunAnalysis.of(List.of(level("echo 20 clients (async)", 110, 132, 123, 144, 139, 137, 133, 145,
+        145, 144, 151, 158, 163, 160, 165, 100)), Optional.empty(), List.of());
+    assertEquals(List.of("not-steady"), kinds(a));
+    assertTrue(a.warnings().get(0).message().contains("rose"), a.warnings().get(0).message());
+  }
+
+  @Test
+  void aShortLevelSaysItCannotShowASteadyState() {
+    RunAnalysis a = RunAnalysis.of(List.of(level("echo 1 clients (async)", 500, 500)), Optional.empty(), List.of());
+    assertEquals(List.of("too-short"), kinds(a));
+  }
+
+  @Test
+  void koIsReportedWithItsShareAndMostFrequentReason() {
+    LatencyRecorder r = new LatencyRecorder();
+    for (int i = 0; i < 400; i++) {
+      long start = i * 10_000_000L;
+      r.record("echo 1 clients (async)", start, start + 100_000, i % 4 == 0 ? "timeout after 3000 ms" : null);
+    }
+    RunAnalysis a = RunAnalysis.of(r.snapshot(), Optional.empty(), List.of());
+    assertEquals(List.of("ko"), kinds(a));
+    assertTrue(a.warnings().get(0).message().startsWith("100 of 400 calls failed (25.00%)"), a.warnings().get(0).message());
+    assertTrue(a.warnings().get(0).message().contains("\"timeout after 3000 ms\" (100)"));
+  }
+
+  @Test
+  void warmUpsAreNotJudgedButAnUnfinishedAutoWarmUpIs() {
+    RunAnalysis a = RunAnalysis.of(List.of(level(Level.warmup(null, InvocationMode.ASYNC), 10, 500, 900)),
+        Optional.empty(), List.of(new RunInfo.WarmupOutcome("warm-up (async)", "auto", 60.0, false, 20, 20L)));
+    assertEquals(List.of("warm-up"), kinds(a));
+  }
+
+  @Test
+  void autoWarmUpWaitsForTenSteadySeconds() {
+    AtomicLongArray rising = new AtomicLongArray(new long[] {273, 1229, 1509, 2062, 2768, 5181, 5300, 5223, 5252,
+        5260, 5280, 5190});
+    assertFalse(Warmup.isStable(rising, 12), "a plateau after a jump is not yet stable");
+    AtomicLongArray flat = new AtomicLongArray(new long[] {100, 900, 1000, 1010, 990, 1000, 1005, 995, 1000, 1010,
+        990, 1000});
+    assertFalse(Warmup.isStable(flat, 9), "fewer than ten windows");
+    assertTrue(Warmup.isStable(flat, 12));
+  }
+
+  @Test
+  void aClosedLevelThatStalledSaysItsPercentilesLeaveTheStallOut() {
+    RunAnalysis a = RunAnalysis.of(List.of(level("echo 5 clients (async)", 1000, 1000, 3, 1000, 1000, 1000)),
+        Optional.empty(), List.of());
+    assertEquals(List.of("stall"), kinds(a));
+    assertTrue(a.warnings().get(0).message().contains("coordinated omission"), a.warnings().get(0).message());
+  }
+
+  @Test
+  void anInjectorThatFellBehindIsAWarningAndItsLevelIsMarkedSaturated() {
+    LatencyRecorder r = new LatencyRecorder();
+    r.declareOpen("echo 1000 calls/s (async)", 1_000, 100, 0);
+    for (int k = 0; k < 3_000; k++) {
+      long due = k * 1_000_000L;
+      r.recordOpen("echo 1000 calls/s (async)", due, due + 4_000_000L, due + 4_200_000L, null);
+    }
+    RunAnalysis a = RunAnalysis.of(r.snapshot(), Optional.empty(), List.of());
+    assertEquals(List.of("injector-saturated"), kinds(a));
+    Saturation s = a.level("echo 1000 calls/s (async)").orElseThrow().saturation();
+    assertTrue(s.saturated());
+    assertEquals(Saturation.INJECTOR, s.limit());
+  }
+
+  /** A 15-second rate level at 500 calls/s whose calls of second s all take {@code p50s[s]} µs. */
+  private static RequestStats rateLevel(long... p50s) {
+    LatencyRecorder r = new LatencyRecorder();
+    String name = "echo 500 calls/s (async)";
+    r.declareOpen(name, 500, 10_000, 0);
+    for (int k = 0; k < 500 * p50s.length; k++) {
+      long due = k * 2_000_000L;
+      r.recordOpen(name, due, due, due + p50s[k / 500] * 1_000, null);
+    }
+    return r.snapshot().get(0);
+  }
+
+  @Test
+  void aRateLevelWhoseLatencyFellAsTheJitWarmedUpIsNotSteady() {
+    // gRPC at 500 calls/s after a 4-second warm-up, as measured here: p50 per second.
+    RunAnalysis cold = RunAnalysis.of(List.of(rateLevel(2943, 1575, 1719, 1815, 1207, 1183, 1143, 879, 823, 763, 791,
+        687, 675, 647, 679)), Optional.empty(), List.of());
+    assertEquals(List.of("latency-not-steady"), kinds(cold));
+    assertTrue(cold.warnings().get(0).message().contains("p50 went from 1719 µs to 679 µs"),
+        cold.warnings().get(0).message());
+    // The same after the automatic warm-up.
+    RunAnalysis warm = RunAnalysis.of(List.of(rateLevel(519, 503, 551, 567, 539, 505, 491, 453, 481, 465, 465, 471, 463,
+        463, 451)), Optional.empty(), List.of());
+    assertEquals(List.of(), warm.warnings());
+    assertEquals(0.07, warm.levels().get(0).latencySpread(), 0.01);
+  }
+}

@@ -1,0 +1,90 @@
+package protocols.rpc;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.gatling.commons.util.DefaultClock;
+import io.gatling.core.CoreComponents;
+import io.gatling.core.action.Action;
+import io.gatling.core.session.Session;
+import io.gatling.core.session.Session$;
+import io.gatling.javaapi.core.internal.Expressions;
+import io.netty.channel.DefaultEventLoop;
+import java.time.Duration;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import scala.Option;
+import protocols.stats.RequestStats;
+import protocols.load.RunAnalysis;
+import protocols.lab.LabRun;
+import protocols.lab.LoadParams;
+
+/** Open-model senders against an in-process client: what a sender could not send is counted, not lost. */
+class RpcOpenActionTest {
+
+  @Test
+  void aSenderThatCannotStartCountsItsShareAsNeverSentAndTheLevelSaysSo() throws Exception {
+    DefaultEventLoop loop = new DefaultEventLoop();
+    try {
+      RpcCallActionTest.FunctionClient client = new RpcCallActionTest.FunctionClient(CompletableFuture::completedFuture);
+      // The first sender's session lacks what its header needs: binding the call fails, as an EL header would.
+      RpcMethod<RpcCallActionTest.FunctionClient, String, String> method = new RpcMethod<>() {
+        @Override
+        public CompletionStage<String> callAsync(RpcCallActionTest.FunctionClient c, String request) {
+          return RpcCallActionTest.FunctionClient.METHOD.callAsync(c, request);
+        }
+
+        @Override
+        public RpcMethod<RpcCallActionTest.FunctionClient, String, String> bind(Session session) {
+          if (session.userId() == 1) {
+            throw new IllegalArgumentException("header x-token: No attribute named 'token' is defined");
+          }
+          return this;
+        }
+      };
+      RpcSettings settings = RpcSettings.defaults(1);
+      LabRun run = new LabRun(LoadParams.fromSystemProperties()); // the lab's observer, with no report to write
+      CoreComponents core = new CoreComponents(null, null, null, Option.empty(),
+          new RpcCallActionTest.RecordingStats(), new DefaultClock(), null, null);
+      RpcComponents<RpcCallActionTest.FunctionClient> components = new RpcComponents<>(
+          new RpcCallActionTest.TestProtocol(settings, client), client, core);
+      // 1000 calls/s for a second, two senders: each sends every other call.
+      SendSchedule.Plan plan = new SendSchedule.Plan("echo 1000 calls/s", "echo ramp to 1000 calls/s",
+          new RateSchedule(0, 1_000, Duration.ZERO, Duration.ofSeconds(1)), System.nanoTime() + 5_000_000, 2, 5_000,
+          () -> true);
+      java.util.concurrent.atomic.AtomicInteger joined = new java.util.concurrent.atomic.AtomicInteger();
+      SendSchedule level = observer -> {
+        if (joined.get() == 0) {
+          observer.openLevel(plan.name(), 1_000, 10_000, plan.startNanos());
+        }
+        return new SendSchedule.Joined(plan, joined.getAndIncrement());
+      };
+      LinkedBlockingQueue<Session> left = new LinkedBlockingQueue<>();
+      Action next = new RpcCallActionTest.Resume(loop, left);
+      RpcOpenAction<RpcCallActionTest.FunctionClient, String, String> action = new RpcOpenAction<>("echo", method,
+          Expressions.toStaticValueExpression("abc"), List.of(RpcChecks.echo()), components, run, level, next);
+      for (long user = 1; user <= 2; user++) {
+        long id = user;
+        loop.execute(() -> action.execute(Session$.MODULE$.apply("scn", id, loop)));
+      }
+      for (int i = 0; i < 2; i++) {
+        assertNotNull(left.poll(10, TimeUnit.SECONDS), "both senders left");
+      }
+      RequestStats s = run.recorder().stats("echo 1000 calls/s").orElseThrow();
+      assertEquals(500, s.count(), "the other sender sent its share");
+      assertEquals(500, s.open().unsent(), "the stopped sender's share, counted as never sent");
+      assertTrue(s.open().unsentReason().contains("No attribute named 'token'"), s.open().unsentReason());
+      RunAnalysis a = RunAnalysis.of(List.of(s), Optional.empty(), List.of());
+      assertTrue(a.warnings().stream().anyMatch(w -> w.kind().equals("sender-stopped")), a.warnings().toString());
+      components.close();
+    } finally {
+      loop.shutdownGracefully(0, 1, TimeUnit.SECONDS);
+    }
+  }
+}

@@ -1,0 +1,101 @@
+package protocols.shootout;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import protocols.stats.LatencyRecorder;
+import protocols.stats.RequestStats;
+import protocols.rpc.InvocationMode;
+import protocols.report.Comparison;
+import protocols.stats.Level;
+import protocols.stats.RunInfo;
+import protocols.stats.Summaries;
+import protocols.load.RunAnalysis;
+
+class ComparisonReportTest {
+
+  /** {@code count} calls of 100 µs, started evenly at {@code throughput} calls/s, as {@code level}. */
+  static RequestStats stats(Level level, long count, double throughput) {
+    LatencyRecorder r = new LatencyRecorder();
+    r.describe(level.name(), level);
+    long gap = (long) (1e9 / throughput);
+    for (long i = 0; i < count; i++) {
+      r.record(level.name(), i * gap, i * gap + gap, true);
+    }
+    return r.snapshot().get(0);
+  }
+
+  /** A plain driver's summary of what {@code recorder} recorded, its levels named as the plain driver names them. */
+  private static void writePlain(Path file, LatencyRecorder recorder) throws java.io.IOException {
+    for (int clients : List.of(1, 5)) {
+      Level level = Level.closed(null, clients, InvocationMode.ASYNC);
+      recorder.describe(level.name(), level);
+    }
+    Summaries.write(file, new Summaries.Summary(RunInfo.ofPlainDriver("dubbo", "async", "127.0.0.1:1", true, null,
+        Map.of()), List.of(), recorder.snapshot(), Map.of()));
+  }
+
+  @Test
+  void ratiosToTheCeilingAndThePlainDriver(@TempDir Path dir) throws Exception {
+    Path plain = dir.resolve("plain-dubbo-async.json");
+    LatencyRecorder plainRecorder = new LatencyRecorder();
+    // 1000 calls over one second: 1000 calls/s.
+    for (int i = 0; i < 1000; i++) {
+      plainRecorder.record("echo 1 clients (async)", i * 1_000_000L, i * 1_000_000L + 1_000_000L, true);
+    }
+    writePlain(plain, plainRecorder);
+    ComparisonReport report = new ComparisonReport(List.of("dubbo", "netty"), Map.of(), List.of(InvocationMode.ASYNC), List.of(1),
+        "netty", Map.of("levels", "[1]"), Map.of("dubbo async", plain));
+    List<RequestStats> all = List.of(stats(Level.closed("dubbo", 1, InvocationMode.ASYNC), 4000, 800),
+        stats(Level.closed("netty", 1, InvocationMode.ASYNC), 20000, 4000));
+    List<Comparison.Row> rows = report.rows(all);
+    assertEquals(2, rows.size());
+    Comparison.Row dubbo = rows.get(0);
+    assertEquals(0.2, dubbo.ceilingRatio(), 0.001);
+    assertEquals(1000, dubbo.plainThroughput(), 1);
+    assertEquals(0.8, dubbo.gatlingVsPlain(), 0.01);
+    assertEquals(4000, dubbo.callsPerClient());
+    assertNull(rows.get(1).plainThroughput());
+
+    report.written(dir, all, RunAnalysis.of(all, Optional.empty(), List.of()), false);
+    String html = Files.readString(dir.resolve(ComparisonReport.HTML));
+    assertTrue(html.contains("data-series=\"dubbo\"") && html.contains("id=\"p99-chart\""));
+    assertTrue(html.contains("id=\"no-warnings\""), "a clean run says it has no warnings");
+    assertEquals(3, Files.readAllLines(dir.resolve(ComparisonReport.CSV)).size());
+  }
+
+  @Test
+  void aPlainDriverThatMeasuredNothingIsFlaggedNotDividedBy(@TempDir Path dir) throws Exception {
+    // As seen on a busy machine: the plain driver made 2 calls at 1 client, so Gatling / plain read 185.99.
+    Path plain = dir.resolve("plain-dubbo-async.json");
+    LatencyRecorder plainRecorder = new LatencyRecorder();
+    plainRecorder.record("echo 1 clients (async)", 0, 1_000_000_000L, true);
+    plainRecorder.record("echo 5 clients (async)", 0, 1_000_000L, true);
+    for (int i = 0; i < 5000; i++) {
+      plainRecorder.record("echo 5 clients (async)", i * 200_000L, i * 200_000L + 100_000L, true);
+    }
+    writePlain(plain, plainRecorder);
+    ComparisonReport report = new ComparisonReport(List.of("dubbo"), Map.of(), List.of(InvocationMode.ASYNC), List.of(1, 5),
+        "netty", Map.of(), Map.of("dubbo async", plain));
+    List<RequestStats> all = List.of(stats(Level.closed("dubbo", 1, InvocationMode.ASYNC), 186, 186),
+        stats(Level.closed("dubbo", 5, InvocationMode.ASYNC), 4000, 4000));
+    List<Comparison.Row> rows = report.rows(all);
+    assertNull(rows.get(0).gatlingVsPlain(), "no ratio from a plain figure of one call");
+    assertTrue(rows.get(0).plainFlag().contains("no baseline"), rows.get(0).plainFlag());
+    assertNull(rows.get(1).plainFlag());
+    assertEquals(0.8, rows.get(1).gatlingVsPlain(), 0.01);
+
+    report.written(dir, all, RunAnalysis.of(all, Optional.empty(), List.of()), false);
+    String html = Files.readString(dir.resolve(ComparisonReport.HTML));
+    assertTrue(html.contains("data-kind=\"plain-driver\""), "the flag is a warning at the top");
+    assertTrue(Files.readString(dir.resolve(ComparisonReport.JSON)).contains("\"kind\" : \"plain-driver\""));
+  }
+}
