@@ -27,7 +27,7 @@ class GarbageFloodIT {
   private static final long MAX_GROWTH = 400L << 20;
 
   @ParameterizedTest
-  @MethodSource("protocols.lab.Frameworks#names")
+  @MethodSource("protocols.frameworks.Frameworks#names")
   void garbageIsClosedTheLogAndMemoryStayBoundedAndTheServerStillServes(String name) throws Exception {
     RpcFramework<?, ?> framework = Frameworks.byName(name);
     LoadParams params = new LoadParams(Map.of());

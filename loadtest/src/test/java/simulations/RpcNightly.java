@@ -11,7 +11,7 @@ import protocols.nightly.Nightly;
 /**
  * The nightly run: the shootout, then its gates against the checked-in limits and the previous
  * nights (-Dhistory), the JUnit XML and trend.html; a failed gate exits with status 2. See the
- * README's "Nightly runs in CI".
+ * docs/nightly.md.
  */
 public class RpcNightly extends Simulation {
   private final Shootout shootout = new Shootout("RpcNightly",

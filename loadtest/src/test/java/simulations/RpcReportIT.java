@@ -17,6 +17,7 @@ import java.util.Map;
 import java.util.concurrent.atomic.AtomicBoolean;
 import javax.imageio.ImageIO;
 import org.junit.jupiter.api.Test;
+import protocols.lab.TestProcesses;
 
 /**
  * rpc-report.html as a person sees it, and the validity warnings: a page whose numbers are the run's,
@@ -132,5 +133,39 @@ class RpcReportIT {
     assertTrue(run.output().contains("WARNING [busy-machine] echo 5 clients (async)"), "said on the console too");
     String page = Files.readString(run.runFolder().resolve("rpc-report.html"));
     assertTrue(page.contains("data-kind=\"busy-machine\""), "and at the top of rpc-report.html");
+  }
+
+  @Test
+  void anInterruptedRunStopsItsServerAndStillWritesItsReports() throws Exception {
+    // LabRun's order when the JVM is stopped mid-level: the embedded server stopped, the summary and the
+    // page written from what ran, marked interrupted; Gatling's simulation.log left in the run folder.
+    Path results = RESULTS.resolve("interrupted");
+    Process gatling = GatlingProcess.start("NettyEcho", Map.of("levels", "1", "duration", "60", "warmup", "0"),
+        results);
+    try {
+      Path log = GatlingProcess.log(results);
+      long deadline = System.nanoTime() + Duration.ofSeconds(90).toNanos();
+      // Gatling's console names the level in its 5-second progress lines once calls have completed.
+      while (gatling.isAlive() && System.nanoTime() < deadline
+          && !Files.readString(log).contains("> echo 1 clients (async)")) {
+        Thread.sleep(200);
+      }
+      assertTrue(gatling.isAlive(), "the level is running: " + Files.readString(log));
+      assertEquals(1, TestProcesses.running(servers.netty.NettyEchoServer.class.getName()), "its server runs");
+      gatling.destroy(); // SIGTERM, as Ctrl-C or a CI job's cancel
+      assertTrue(gatling.waitFor(60, java.util.concurrent.TimeUnit.SECONDS), "the run ended");
+      assertTrue(gatling.exitValue() != 0, "an interrupted run is no success");
+    } finally {
+      gatling.destroyForcibly();
+    }
+    assertEquals(0, TestProcesses.running(servers.netty.NettyEchoServer.class.getName()), "the server was stopped");
+    // No Gatling HTML: Gatling makes it after the run, and this one was stopped.
+    Path folder = new GatlingProcess.Result(gatling.exitValue(), "", results).runFolder();
+    JsonNode summary = new com.fasterxml.jackson.databind.ObjectMapper().readTree(
+        folder.resolve("rpc-summary.json").toFile());
+    assertTrue(summary.get("run").get("interrupted").asBoolean(), "marked interrupted");
+    assertTrue(summary.get("requests").get("echo 1 clients (async)").get("count").asLong() > 0, "what ran is there");
+    assertTrue(Files.readString(folder.resolve("rpc-report.html")).contains("The run was interrupted"));
+    assertTrue(Files.exists(folder.resolve("simulation.log")), "Gatling's log stays, for -Dgatling.reportsOnly");
   }
 }

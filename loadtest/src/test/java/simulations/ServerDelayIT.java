@@ -29,7 +29,7 @@ class ServerDelayIT {
   private static final int DELAY_MICROS = 200_000;
 
   @ParameterizedTest
-  @MethodSource("protocols.lab.Frameworks#names")
+  @MethodSource("protocols.frameworks.Frameworks#names")
   @SuppressWarnings("unchecked")
   void everyServerAnswersLateWithoutHoldingAThread(String name) throws Exception {
     RpcFramework<RpcClient, Object> framework = (RpcFramework<RpcClient, Object>) Frameworks.byName(name);

@@ -307,7 +307,7 @@ public final class LoadParams {
 
   /**
    * {@code -DmaxMessageBytes}: the size limit of every client and embedded server; unset, each
-   * framework's own (README: "Size limits").
+   * framework's own (docs/size-limits.md).
    */
   public Optional<Integer> maxMessageBytes() {
     return raw("maxMessageBytes").map(v -> intParam("maxMessageBytes", 0, 1024, Integer.MAX_VALUE));

@@ -139,7 +139,7 @@ public final class Parameters {
           throw new IllegalArgumentException("-D" + name + " is not a parameter of this lab: did you mean -D"
               + near.get() + "?");
         }
-        ignored.add("-D" + name + " is not a parameter of this lab (README, \"Parameters\"): ignored");
+        ignored.add("-D" + name + " is not a parameter of this lab (docs/parameters.md): ignored");
       }
     }
     return ignored;

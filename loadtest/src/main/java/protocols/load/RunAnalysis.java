@@ -30,7 +30,7 @@ public final class RunAnalysis {
    * Steady state: the 1-second throughput windows of a level may spread (standard deviation over
    * mean) by at most this, and the least-squares line through them may rise or fall by at most
    * {@link #MAX_TREND} of the mean across the level. Quiet closed-loop levels on loopback measured
-   * here stay under both (see README); a cold JIT or a busy neighbour does not.
+   * here stay under both (see docs/reading-results.md); a cold JIT or a busy neighbour does not.
    */
   static final double MAX_SPREAD = 0.15;
   static final double MAX_TREND = 0.15;

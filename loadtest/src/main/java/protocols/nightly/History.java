@@ -44,7 +44,7 @@ public final class History {
     }
 
     static NightLevel of(Nightly.Tonight l) {
-      return new NightLevel(l.level().name(), l.level().framework(), l.level().size(), l.level().mode().label(),
+      return new NightLevel(l.key(), l.level().framework(), l.level().size(), l.level().mode().label(),
           Math.round(l.callsPerSecond() * 10) / 10.0, l.p50(), l.p99(), l.ko(), l.warnings(), l.windows(),
           Math.round(l.spread() * 1000) / 1000.0, Math.round(l.p99Spread() * 1000) / 1000.0);
     }

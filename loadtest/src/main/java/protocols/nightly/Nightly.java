@@ -49,9 +49,9 @@ public final class Nightly implements SummaryListener {
     /** The run as a whole, for a gate of the run's own. */
     static final Tonight RUN = new Tonight(null, 0, 0, 0, 0, 0, List.of(), 0, 0, 0);
 
-    /** Its key in the history: its request name, {@code grpc 50 clients (async)}. */
+    /** What the gates and the history call it: {@code grpc 50 clients (async)}. */
     String key() {
-      return level == null ? "run" : level.name();
+      return level == null ? "run" : level.framework() + " " + level.label() + " (" + level.mode().label() + ")";
     }
 
     String framework() {

@@ -35,8 +35,8 @@ class ParametersTest {
   void aNameTheRunDoesNotTakeOrTheLabDoesNotKnowIsOneLineAndIgnored() {
     assertEquals(List.of("-Dframeworks is not a parameter of DubboEcho (it is one of RpcShootout and RpcNightly,"
         + " OwnServiceDemo): ignored"), Parameters.check(List.of("frameworks", "levels"), DUBBO_ECHO));
-    assertEquals(List.of("-Dproviders is not a parameter of this lab (README, \"Parameters\"): ignored",
-        "-Dregistry is not a parameter of this lab (README, \"Parameters\"): ignored"),
+    assertEquals(List.of("-Dproviders is not a parameter of this lab (docs/parameters.md): ignored",
+        "-Dregistry is not a parameter of this lab (docs/parameters.md): ignored"),
         Parameters.check(List.of("registry", "providers"), DUBBO_ECHO));
     assertEquals(List.of("-Dtarget.dubbo is not a parameter of DubboEcho: ignored",
         "-Dthrift.protocol is not a parameter of DubboEcho: ignored"),
@@ -48,12 +48,12 @@ class ParametersTest {
   }
 
   @Test
-  void theReadmeListsEveryParameterWithItsDefault() throws Exception {
-    String all = Files.readString(Path.of("..", "README.md"));
+  void theParametersPageListsEveryParameterWithItsDefault() throws Exception {
+    String all = Files.readString(Path.of("..", "docs", "parameters.md"));
     String readme = all.substring(all.indexOf("| parameter | default | meaning |"));
     for (Parameters.Param p : Parameters.ALL) {
       int row = readme.indexOf("\n| `" + p.name() + "` |");
-      assertTrue(row >= 0, "no row for -D" + p.name() + " in the README's parameter table");
+      assertTrue(row >= 0, "no row for -D" + p.name() + " in docs/parameters.md");
       String line = readme.substring(row + 1, readme.indexOf('\n', row + 1));
       assertTrue(line.contains(p.defaultValue()), "-D" + p.name() + "'s default " + p.defaultValue() + " in: " + line);
     }

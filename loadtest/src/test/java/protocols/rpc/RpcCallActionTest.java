@@ -216,7 +216,7 @@ class RpcCallActionTest {
 
   @Test
   void aCheckThatThrowsIsOneKoAndTheUserGoesOn() throws Exception {
-    // The README's own check, on a reply without an amount: reply.getAmount() throws here.
+    // docs/own-service.md's own check, on a reply without an amount: reply.getAmount() throws here.
     RpcCheck<String, String> check = (request, reply, code, session) -> Integer.parseInt(reply) > 0
         ? RpcCheck.Result.ok(session) : RpcCheck.Result.fail("no amount");
     RpcCallAction<FunctionClient, String, String> action = action(new FunctionClient(CompletableFuture::completedFuture),

@@ -36,7 +36,7 @@ import servers.common.ServerFlags;
 /**
  * What the echo server's STRICT check admits: the classes Dubbo derives from MobileService's signatures
  * and the prefixes of Dubbo's built-in allow list. A class in neither is never loaded, let alone
- * instantiated (README: "Dubbo's deserialization").
+ * instantiated (docs/servers.md: "Dubbo's deserialization").
  */
 class SerializationAllowListTest {
   private static final byte STATUS_OK = 20;
@@ -102,7 +102,7 @@ class SerializationAllowListTest {
       builtIn = new String(in.readAllBytes(), StandardCharsets.UTF_8).lines().map(String::trim)
           .filter(l -> !l.isEmpty() && !l.startsWith("#")).toList();
     }
-    assertEquals(BUILT_IN_ENTRIES, builtIn.size(), "README states the size of Dubbo's built-in allow list");
+    assertEquals(BUILT_IN_ENTRIES, builtIn.size(), "docs/servers.md states the size of Dubbo's built-in allow list");
     for (String name : builtIn) {
       if (!Character.isLowerCase(name.charAt(0)) || name.contains(".")) {
         loadIfPresent(checker, loader, name);
