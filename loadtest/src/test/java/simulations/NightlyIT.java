@@ -70,7 +70,7 @@ class NightlyIT {
     assertEquals(2, count(dom, "<tr class=\"night passed\""), "the first two passed");
     assertTrue(count(dom, "class=\"band\"") >= 2, "the failed night is shaded on both charts");
     Path png = RESULTS.resolve("trend.png");
-    Chromium.run("--screenshot=" + png.toAbsolutePath(), "--window-size=1400,1400", trend.toUri().toString());
+    Chromium.run("--screenshot=" + png.toAbsolutePath(), "--window-size=1280,1400", trend.toUri().toString());
     assertTrue(Chromium.pixels(ImageIO.read(png.toFile()), 0xfde2e2) > 100, "the failed night's shading is drawn");
   }
 

@@ -139,7 +139,7 @@ class RpcShootoutIT {
       }
     }
     Path png = folder.resolve("comparison.png");
-    Chromium.run("--screenshot=" + png.toAbsolutePath(), "--window-size=1400,1800", page.toUri().toString());
+    Chromium.run("--screenshot=" + png.toAbsolutePath(), "--window-size=1280,1800", page.toUri().toString());
     BufferedImage image = ImageIO.read(png.toFile());
     assertNotNull(image, "a screenshot");
     // The series' colours are drawn: the charts are on screen, not just in the DOM. All of them together,

@@ -132,14 +132,8 @@ public final class LabRun implements RunObserver {
 
   @Override
   public String nameFor(String request, long startNanos) {
-    String name = faults.nameFor(request, startNanos);
-    if (!name.equals(request)) {
-      Level level = recorder.level(request);
-      if (level != null) {
-        recorder.describe(name, level.inFaultWindow());
-      }
-    }
-    return name;
+    Level level = faults.apart(request, startNanos) ? recorder.level(request) : null;
+    return level == null ? request : describe(level.inFaultWindow());
   }
 
   @Override

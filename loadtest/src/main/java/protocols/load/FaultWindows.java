@@ -23,13 +23,10 @@ public final class FaultWindows {
     levels.computeIfAbsent(request, r -> level.get());
   }
 
-  /** The name a call of {@code request} started at {@code nanos} is recorded under. */
-  public String nameFor(String request, long nanos) {
-    if (levels.isEmpty()) {
-      return request;
-    }
-    FaultLevel level = levels.get(request);
-    return level != null && level.apart && level.inWindow(nanos) ? request + Level.DURING_FAULT : request;
+  /** Whether a call of {@code request} started at {@code nanos} is recorded apart, in its level's fault window. */
+  public boolean apart(String request, long nanos) {
+    FaultLevel level = levels.isEmpty() ? null : levels.get(request);
+    return level != null && level.apart && level.inWindow(nanos);
   }
 
   /** Whether {@code nanos} falls in a fault window of the level {@code request}. */

@@ -6,13 +6,17 @@ import java.util.Arrays;
 import java.util.Base64;
 import java.util.List;
 import org.HdrHistogram.Histogram;
+import org.HdrHistogram.HistogramIterationValue;
 import protocols.rpc.Errors;
 
 /** What the summary does with an HdrHistogram: its percentiles, its spectrum, its base64 encoding. */
 public final class Histograms {
-  /** The percentiles of the spectrum, HdrHistogram style: ever closer to 100. */
-  static final double[] SPECTRUM = {0, 10, 20, 30, 40, 50, 60, 70, 75, 80, 85, 90, 92.5, 95, 96.875, 97.5, 98.4375,
-      99, 99.2188, 99.5, 99.6094, 99.75, 99.8047, 99.9, 99.9023, 99.95, 99.9512, 99.975, 99.99, 99.995, 99.999, 100};
+  /**
+   * The spectrum's steps: HdrHistogram's own percentile iteration, this many steps each time the
+   * distance to 100% halves (its percentile distribution's default), so the tail gets as many points
+   * as the body.
+   */
+  static final int SPECTRUM_TICKS_PER_HALF_DISTANCE = 5;
   private static final long EPOCH_MILLIS_AT_NANO_ZERO = System.currentTimeMillis() - System.nanoTime() / 1_000_000L;
 
   private Histograms() {}
@@ -32,12 +36,12 @@ public final class Histograms {
     return h.getTotalCount() == 0 ? 0 : h.getMaxValue();
   }
 
-  /** The latency at each of {@link #SPECTRUM}'s percentiles, from HdrHistogram's own percentile lookup. */
+  /** The latency spectrum, from HdrHistogram's percentile iteration: percentile → µs, to the maximum at 100%. */
   public static List<SpectrumPoint> spectrum(Histogram h) {
     List<SpectrumPoint> out = new ArrayList<>();
     if (h.getTotalCount() > 0) {
-      for (double p : SPECTRUM) {
-        out.add(new SpectrumPoint(p, p == 100 ? h.getMaxValue() : h.getValueAtPercentile(p)));
+      for (HistogramIterationValue v : h.percentiles(SPECTRUM_TICKS_PER_HALF_DISTANCE)) {
+        out.add(new SpectrumPoint(v.getPercentileLevelIteratedTo(), v.getValueIteratedTo()));
       }
     }
     return out;

@@ -3,7 +3,6 @@ package protocols.stats;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import java.util.List;
 import java.util.Map;
-import protocols.lab.Injector;
 
 /**
  * What a summary says about its run, beside the figures: who ran it, when, with which settings, what

@@ -106,6 +106,21 @@ class MergeTest {
   }
 
   @Test
+  void aSummaryWrittenBeforeLevelsWereRecordedStillMerges(@TempDir Path dir) throws Exception {
+    Path folder = Files.createDirectories(dir.resolve("run"));
+    Files.copy(Path.of("src/test/resources/summaries/rpc-summary-122dca6.json"), folder.resolve(Summaries.FILE));
+    InjectorRun old = InjectorRun.read(folder);
+    Merge.Result merged = Merge.of(List.of(old), 1);
+    assertEquals(old.requests().size(), merged.requests().size());
+    for (RequestStats r : merged.requests()) {
+      assertEquals(r.name(), r.level().name(), "its level, read from the old name, kept by the merge");
+      assertEquals(old.request(r.name()).orElseThrow().count(), r.count());
+    }
+    assertTrue(merged.analysis().levels().stream().filter(l -> l.request().endsWith("warm-up (async)"))
+        .allMatch(RunAnalysis.Assessment::warmup), "the warm-ups still count as no measurement");
+  }
+
+  @Test
   void theSameInjectorTwiceWarns() {
     InjectorRun a = run(0, 2, Map.of(), level(LEVEL, T0, 100, 5));
     assertTrue(kinds(Merge.of(List.of(a, a), 2)).contains("injectors"));
