@@ -13,6 +13,8 @@ import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -49,6 +51,18 @@ class FaultsIT {
       assertTrue(fault.get("koDuringFault").asLong() <= 5 * 10 * window * 2, framework + ": KO flood " + fault);
       JsonNode during = summary.get("requests").get(request + " during fault");
       assertEquals(fault.get("koDuringFault").asLong(), during.get("ko").asLong(), "the fault's KOs are its row's");
+      // The level's row is timed over what it covers: its sending span less its fault row's.
+      JsonNode level = summary.get("requests").get(request);
+      double covered = level.get("durationSeconds").asDouble();
+      double span = (level.get("sendEndEpochMillis").asLong() - level.get("startEpochMillis").asLong()) / 1000.0;
+      assertEquals(span - during.get("durationSeconds").asDouble(), covered, 0.25, framework + ": " + level);
+      assertEquals(level.get("count").asLong() / covered, level.get("throughput").asDouble(),
+          0.01 * level.get("throughput").asDouble(), framework + ": calls/s are its calls over the time it covers");
+      assertEquals(during.get("count").asLong() / during.get("durationSeconds").asDouble(),
+          during.get("throughput").asDouble(), 0.01 * during.get("throughput").asDouble(), framework);
+      for (JsonNode row : List.of(level, during)) {
+        assertTrue(row.get("validity").get("notJudged").asText().contains("fault"), framework + ": " + row);
+      }
       // Calls in flight when the server dies (they started before the fault: the level's own row) and
       // calls while it is away fail with a connection error, not at the timeout (Dubbo's once waited 3 s).
       for (JsonNode row : List.of(during, summary.get("requests").get(request))) {
@@ -62,6 +76,38 @@ class FaultsIT {
       assertTrue(page.contains("<tr data-fault-request=\"" + f + " echo 5 clients (async)\">"), "faults table: " + f);
     }
     assertTrue(page.contains("class=\"band\""), "the faults are marked on the throughput charts");
+    assertLoadedPageShowsTheFaults(run, summary);
+  }
+
+  /** The page as Chromium loaded it: the faulted rows named not judged, calls drawn inside each fault window. */
+  private static void assertLoadedPageShowsTheFaults(GatlingProcess.Result run, JsonNode summary) throws Exception {
+    if (!Chromium.available()) {
+      return;
+    }
+    String dom = Chromium.run("--dump-dom", run.runFolder().resolve("rpc-report.html").toUri().toString());
+    assertFalse(dom.contains("every measured level at steady state"), "faulted levels were not judged steady");
+    for (JsonNode fault : summary.get("run").get("faults")) {
+      String request = fault.get("request").asText();
+      for (String row : List.of(request, request + " during fault")) {
+        assertTrue(dom.contains("<li class=\"not-judged\" data-request=\"" + row + "\">"), "not judged: " + row);
+      }
+      // The level's throughput chart: its framework's group, one line of 5 clients, the fault shaded.
+      String framework = request.substring(0, request.indexOf(' '));
+      int chart = dom.indexOf("aria-label=\"Calls/s over each level, " + framework + " async\"");
+      assertTrue(chart >= 0, "the throughput chart of " + framework);
+      String svg = dom.substring(chart, dom.indexOf("</svg>", chart));
+      Matcher band = Pattern.compile("data-from=\"([0-9.]+)\" data-to=\"([0-9.]+)\"").matcher(svg);
+      assertTrue(band.find(), framework + ": the server down, shaded");
+      double from = Double.parseDouble(band.group(1));
+      double to = Double.parseDouble(band.group(2)) + 5; // the fault window ends 5 s after the server is back
+      Matcher line = Pattern.compile("data-series=\"5 clients\" data-values=\"([^\"]*)\"").matcher(svg);
+      assertTrue(line.find(), framework + ": the level's line");
+      long inside = java.util.Arrays.stream(line.group(1).split(" ")).map(p -> p.split(":"))
+          .filter(p -> Double.parseDouble(p[0]) > from && Double.parseDouble(p[0]) < to)
+          .filter(p -> Double.parseDouble(p[1]) > 0).count();
+      assertTrue(inside > 0, framework + ": calls drawn inside the fault window " + from + "-" + to + " s: "
+          + line.group(1));
+    }
   }
 
   @Test

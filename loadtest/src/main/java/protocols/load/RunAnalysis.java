@@ -34,6 +34,13 @@ public final class RunAnalysis {
    */
   static final double MAX_SPREAD = 0.15;
   static final double MAX_TREND = 0.15;
+  /** Why the calls of a fault window are not judged. */
+  static final String FAULT_WINDOW_NOT_JUDGED = "the calls of an injected fault's window, there to fail: not judged"
+      + " for KOs or steadiness; the faults table gives their KOs and the recovery";
+  /** Why a level whose fault window's calls were counted apart is not judged for steadiness. */
+  static final String FAULTED_NOT_JUDGED = "its fault window's calls are counted apart, a hole in its 1-second"
+      + " windows: not judged for steadiness (KOs and CPU are); the faults table judges its recovery";
+
   /** Fewer full windows than this cannot show a steady state. */
   static final int MIN_WINDOWS = 3;
 
@@ -42,14 +49,15 @@ public final class RunAnalysis {
    * level how steady its per-second p50 was ({@code latencySpread}, {@code latencyTrend}: NaN when not judged).
    */
   public record Assessment(String request, boolean warmup, CpuSampler.Shares cpu, int fullWindows, double spread,
-                           double trend, double latencySpread, double latencyTrend, Saturation saturation) {
+                           double trend, double latencySpread, double latencyTrend, Saturation saturation,
+                           String notJudged) {
     /** As the summary holds it. */
     public Validity validity() {
       return new Validity(warmup, saturation, cpu == null ? null : round(cpu.injector()),
           cpu == null ? null : round(cpu.servers()), cpu == null ? null : round(cpu.rest()),
           cpu == null ? null : round(cpu.idle()), fullWindows, round(spread), round(trend),
           Double.isNaN(latencySpread) ? null : round(latencySpread),
-          Double.isNaN(latencyTrend) ? null : round(latencyTrend));
+          Double.isNaN(latencyTrend) ? null : round(latencyTrend), notJudged);
     }
 
     private static double round(double v) {
@@ -93,6 +101,11 @@ public final class RunAnalysis {
   /** This analysis, saying why the CPU was not sampled (when it was not). */
   public RunAnalysis withCpuNotSampledBecause(String why) {
     return new RunAnalysis(levels, warnings, cpuNotSampled.map(w -> why));
+  }
+
+  /** The measured levels whose steadiness (or more) was not judged, and why: faults. */
+  public List<Assessment> notJudged() {
+    return levels.stream().filter(l -> l.notJudged() != null).toList();
   }
 
   public Optional<Assessment> level(String request) {
@@ -142,8 +155,10 @@ public final class RunAnalysis {
       long[] p50s = r.isOpen() ? answered(r.p50Windows(), full.length) : new long[0];
       long[] p99s = r.isOpen() ? answered(r.p99Windows(), full.length) : new long[0];
       double[] latency = p50s.length >= MIN_WINDOWS ? steadiness(p50s) : new double[] {Double.NaN, Double.NaN};
+      String notJudged = warmup ? null : fault ? FAULT_WINDOW_NOT_JUDGED
+          : faulted.contains(r.name()) ? FAULTED_NOT_JUDGED : null;
       levels.add(new Assessment(r.name(), warmup, shares, full.length, steadiness[0], steadiness[1], latency[0],
-          latency[1], saturation));
+          latency[1], saturation, notJudged));
       if (warmup || fault) {
         continue; // a warm-up or ramp is there to be unsteady, a fault to fail
       }

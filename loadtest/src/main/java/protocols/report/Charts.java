@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Function;
 import protocols.load.RunAnalysis;
 import protocols.stats.RequestStats;
 import protocols.stats.SpectrumPoint;
@@ -92,10 +93,16 @@ public final class Charts {
 
   /** Completions per 1-second window from each level's start; the last window is partial, so it is left out. */
   static SvgChart throughputOverTime(String id, String group, List<RequestStats> levels) {
+    return throughputOverTime(id, group, levels, RunAnalysis::fullWindows);
+  }
+
+  /** As above, each level's windows given by {@code windows} (its fault window's calls added: {@link #timeline}). */
+  static SvgChart throughputOverTime(String id, String group, List<RequestStats> levels,
+                                     Function<RequestStats, long[]> windows) {
     double maxY = 1;
     double maxX = 1;
     for (RequestStats r : levels) {
-      long[] w = RunAnalysis.fullWindows(r);
+      long[] w = windows.apply(r);
       for (long v : w) {
         maxY = Math.max(maxY, v);
       }
@@ -105,7 +112,7 @@ public final class Charts {
     SvgChart chart = SvgChart.of(id, "Calls/s over each level, " + group, x,
         SvgChart.Axis.linear("calls/s (1-second windows)", maxY));
     for (RequestStats r : levels) {
-      long[] w = RunAnalysis.fullWindows(r);
+      long[] w = windows.apply(r);
       List<double[]> points = new ArrayList<>();
       for (int s = 0; s < w.length; s++) {
         points.add(new double[] {s + 0.5, w[s]});
@@ -113,5 +120,25 @@ public final class Charts {
       chart = chart.with(new SvgChart.Series(label(r), points, !r.measured()));
     }
     return chart;
+  }
+
+  /**
+   * Every completion of {@code level} per full second of its clock: its own and, when its fault
+   * window's calls were counted apart in {@code window} (null: none), theirs, which the recorder keeps
+   * on the level's clock moved on by whole seconds.
+   */
+  static long[] timeline(RequestStats level, RequestStats window) {
+    long[] w = RunAnalysis.fullWindows(level);
+    if (window == null) {
+      return w;
+    }
+    int shift = (int) Math.round((window.startNanos() - level.startNanos()) / 1e9);
+    for (int i = 0; i < window.okWindows().length; i++) {
+      int k = i + shift;
+      if (k >= 0 && k < w.length) {
+        w[k] += window.okWindows()[i] + (i < window.koWindows().length ? window.koWindows()[i] : 0);
+      }
+    }
+    return w;
   }
 }

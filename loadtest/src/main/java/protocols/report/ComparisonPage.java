@@ -9,6 +9,7 @@ import java.util.function.ToDoubleFunction;
 import protocols.load.SaturationCheck;
 import protocols.rpc.InvocationMode;
 import protocols.stats.Level;
+import protocols.load.RunAnalysis;
 import protocols.stats.RequestStats;
 import protocols.stats.Warning;
 
@@ -27,7 +28,8 @@ public final class ComparisonPage {
 
   public static String render(Run run, List<Comparison.Row> rows, List<Comparison.RateRow> rateRows,
                               List<Comparison.Capacity> capacities, List<RequestStats> requests,
-                              List<Warning> warnings, Optional<String> cpuNotSampled) {
+                              List<Warning> warnings, Optional<String> cpuNotSampled,
+                              List<RunAnalysis.Assessment> notJudged) {
     Map<String, Object> model = new HashMap<>();
     model.put("title", "RPC shootout");
     model.put("generated", Pages.now());
@@ -36,6 +38,7 @@ public final class ComparisonPage {
     model.put("interrupted", run.interrupted());
     model.put("warnings", warnings);
     model.put("cpuNotSampled", cpuNotSampled.orElse(null));
+    model.put("notJudged", notJudged);
     List<Map<String, Object>> results = new ArrayList<>();
     for (Comparison.Row r : rows) {
       results.add(Map.of("row", r, "flagged",

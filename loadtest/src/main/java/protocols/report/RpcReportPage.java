@@ -40,6 +40,7 @@ public final class RpcReportPage {
     model.put("interrupted", interrupted);
     model.put("warnings", analysis.warnings());
     model.put("cpuNotSampled", analysis.cpuNotSampled().orElse(null));
+    model.put("notJudged", analysis.notJudged());
     model.put("noCpu", merged == null ? "not sampled" : "in each injector's report");
     List<Map<String, Object>> levels = new ArrayList<>();
     List<Map<String, Object>> open = new ArrayList<>();
@@ -86,9 +87,11 @@ public final class RpcReportPage {
   /** Per group of levels (a framework and mode): the latency spectrum and the throughput over time. */
   private static List<Map<String, Object>> charts(List<RequestStats> requests, List<RunInfo.FaultOutcome> faults) {
     Map<String, List<RequestStats>> groups = new LinkedHashMap<>();
+    Map<String, RequestStats> windows = new HashMap<>(); // a level's name → its fault window's calls
     for (RequestStats r : requests) {
       if (r.duringFault()) {
-        continue; // its calls are scattered over the fault window: shown as the gap in its level's line
+        windows.put(r.level().outsideFault().name(), r); // drawn on its level's line, not as a line of its own
+        continue;
       }
       String group = r.level() == null || r.level().group() == null ? OWN_REQUESTS : r.level().group();
       groups.computeIfAbsent(group, g -> new ArrayList<>()).add(r);
@@ -103,11 +106,17 @@ public final class RpcReportPage {
             .render());
       }
       svgs.add(Charts.spectrum("spectrum-" + i, g.getKey(), g.getValue()).render());
-      SvgChart throughput = Charts.throughputOverTime("throughput-" + i, g.getKey(), g.getValue());
+      SvgChart throughput = Charts.throughputOverTime("throughput-" + i, g.getKey(), g.getValue(),
+          r -> Charts.timeline(r, windows.get(r.name())));
       for (RunInfo.FaultOutcome f : faults) {
         if (g.getValue().stream().anyMatch(r -> r.name().equals(f.request()))) {
           double from = f.faultStartSeconds();
-          throughput = throughput.band(from, f.restoredSeconds() == null ? from + 3600 : f.restoredSeconds());
+          double back = f.restoredSeconds() == null ? from + 3600 : f.restoredSeconds();
+          throughput = throughput.band(from, back, "server down (" + f.request() + ")", SvgChart.DARK_BAND);
+          if (f.callsApart() && f.restoredSeconds() != null) {
+            throughput = throughput.band(back, back + Faults.RECOVERY_BOUND.toSeconds(),
+                "fault window after the server came back: calls counted in the during-fault row", SvgChart.LIGHT_BAND);
+          }
         }
       }
       svgs.add(throughput.render());

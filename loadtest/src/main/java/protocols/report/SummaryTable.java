@@ -59,6 +59,9 @@ public final class SummaryTable {
     List<Warning> warnings = analysis.warnings();
     analysis.cpuNotSampled().ifPresent(why -> console.println("Validity: other work on the machine not checked"
         + " (CPU shares not measured: " + why + ")."));
+    for (RunAnalysis.Assessment a : analysis.notJudged()) {
+      console.println("Validity: not judged: " + a.request() + ": " + a.notJudged() + ".");
+    }
     if (warnings.isEmpty()) {
       console.println("Validity: no warnings.");
       return;

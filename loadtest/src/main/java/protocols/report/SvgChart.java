@@ -79,9 +79,9 @@ public final class SvgChart {
   private final Axis x;
   private final Axis y;
   private final List<Series> series;
-  private final List<double[]> bands;
+  private final List<Band> bands;
 
-  private SvgChart(String id, String title, Axis x, Axis y, List<Series> series, List<double[]> bands) {
+  private SvgChart(String id, String title, Axis x, Axis y, List<Series> series, List<Band> bands) {
     this.id = id;
     this.title = title;
     this.x = x;
@@ -102,9 +102,21 @@ public final class SvgChart {
 
   /** A shaded x range, e.g. where a run was not to be trusted. */
   public SvgChart band(double fromX, double toX) {
-    List<double[]> all = new ArrayList<>(bands);
-    all.add(new double[] {fromX, toX});
+    return band(fromX, toX, null, DARK_BAND);
+  }
+
+  /** A shaded x range named {@code label} (shown on hover, null: none), filled with {@code fill}. */
+  public SvgChart band(double fromX, double toX, String label, String fill) {
+    List<Band> all = new ArrayList<>(bands);
+    all.add(new Band(fromX, toX, label, fill));
     return new SvgChart(id, title, x, y, series, all);
+  }
+
+  /** The fills of a band: a dark one, and a light one for its aftermath. */
+  public static final String DARK_BAND = "#fde2e2";
+  public static final String LIGHT_BAND = "#fef3e6";
+
+  private record Band(double from, double to, String label, String fill) {
   }
 
   public String render() {
@@ -116,11 +128,14 @@ public final class SvgChart {
         .append(HEIGHT).append("\" role=\"img\" aria-label=\"").append(esc(title)).append("\">\n")
         .append("<text x=\"").append(WIDTH / 2).append("\" y=\"22\" text-anchor=\"middle\" font-size=\"15\">")
         .append(esc(title)).append("</text>\n");
-    for (double[] band : bands) {
-      double x0 = LEFT + plotW * clamp(x.fraction(band[0]));
-      double x1 = LEFT + plotW * clamp(x.fraction(band[1]));
-      h.append("<rect class=\"band\" x=\"").append(fmt(x0, 1)).append("\" y=\"").append(TOP).append("\" width=\"")
-          .append(fmt(Math.max(1, x1 - x0), 1)).append("\" height=\"").append(plotH).append("\" fill=\"#fde2e2\"/>\n");
+    for (Band band : bands) {
+      double x0 = LEFT + plotW * clamp(x.fraction(band.from()));
+      double x1 = LEFT + plotW * clamp(x.fraction(band.to()));
+      h.append("<rect class=\"band\" data-from=\"").append(fmt(band.from(), 2)).append("\" data-to=\"")
+          .append(fmt(band.to(), 2)).append("\" x=\"").append(fmt(x0, 1)).append("\" y=\"").append(TOP).append("\" width=\"")
+          .append(fmt(Math.max(1, x1 - x0), 1)).append("\" height=\"").append(plotH).append("\" fill=\"")
+          .append(band.fill()).append('"').append(band.label() == null ? "/>\n"
+              : "><title>" + esc(band.label()) + "</title></rect>\n");
     }
     for (Tick t : y.ticks()) {
       double py = TOP + plotH - plotH * y.fraction(t.value());
@@ -147,7 +162,9 @@ public final class SvgChart {
       String color = COLORS[(s.color() >= 0 ? s.color() : i) % COLORS.length];
       String dash = s.dashed() ? " stroke-dasharray=\"6 4\"" : "";
       StringBuilder points = new StringBuilder();
+      StringBuilder values = new StringBuilder(); // the data, x:y, for a reader or a test of the page
       for (double[] p : s.points()) {
+        values.append(fmt(p[0], 2)).append(':').append(fmt(p[1], 1)).append(' ');
         double px = LEFT + plotW * clamp(x.fraction(p[0]));
         double py = TOP + plotH - plotH * clamp(y.fraction(p[1]));
         points.append(fmt(px, 1)).append(',').append(fmt(py, 1)).append(' ');
@@ -157,7 +174,8 @@ public final class SvgChart {
               .append("</title></circle>\n");
         }
       }
-      h.append("<polyline class=\"series\" data-series=\"").append(esc(s.label())).append("\" fill=\"none\" stroke=\"")
+      h.append("<polyline class=\"series\" data-series=\"").append(esc(s.label())).append("\" data-values=\"")
+          .append(values.toString().trim()).append("\" fill=\"none\" stroke=\"")
           .append(color).append("\" stroke-width=\"2\"").append(dash).append(" points=\"")
           .append(points.toString().trim()).append("\"/>\n");
       int ly = TOP + 10 + i * 18;

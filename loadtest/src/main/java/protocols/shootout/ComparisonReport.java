@@ -128,7 +128,7 @@ public final class ComparisonReport implements SummaryListener {
     ComparisonPage.Run run = new ComparisonPage.Run(frameworks, modes, levels, ceiling, machine, versions, parameters,
         interrupted);
     Files.writeString(folder.resolve(HTML), ComparisonPage.render(run, rows, rateRows, capacities, requests,
-        warnings, analysis.cpuNotSampled()), StandardCharsets.UTF_8);
+        warnings, analysis.cpuNotSampled(), analysis.notJudged()), StandardCharsets.UTF_8);
     for (Path plain : plainResults.values()) {
       if (Files.exists(plain)) {
         Files.copy(plain, folder.resolve(plain.getFileName()), StandardCopyOption.REPLACE_EXISTING);

@@ -100,6 +100,14 @@ public final class LatencyRecorder {
   /** Says what {@code requestName} is: its level, kept with its figures (a name never recorded is no row). */
   public void describe(String requestName, Level level) {
     levels.put(requestName, level);
+    if (level.duringFault()) {
+      Series window = series(requestName);
+      if (window.takenFrom == null) { // on the level's clock, and a hole in its span
+        Series from = series(level.outsideFault().name());
+        window.takenFrom = from;
+        from.apart = window;
+      }
+    }
   }
 
   /** What {@code requestName} is, if its namer said ({@link #describe}); else null. */

@@ -19,6 +19,7 @@ final class Series {
   /** Completions are counted per tenth of a second: the sending span ends on a tenth, windows are ten of them. */
   static final long SLOT_NANOS = 100_000_000L;
   static final int SLOTS_PER_WINDOW = 10;
+  static final long WINDOW_NANOS = SLOT_NANOS * SLOTS_PER_WINDOW;
   /** A level that sent for less than this is taken over its whole span, to its last reply. */
   static final long MIN_SENDING_NANOS = 1_000_000_000L;
   /**
@@ -44,6 +45,13 @@ final class Series {
   final Map<String, LongAdder> koReasons = new ConcurrentHashMap<>();
   /** The level's clock: its first call's start (or due time); windows count from it. */
   volatile long origin = Long.MIN_VALUE;
+  /**
+   * A fault window's calls: the level they were taken from. They keep its clock, moved on by whole
+   * seconds to the window's first call, so their 1-second windows line up with the level's.
+   */
+  volatile Series takenFrom;
+  /** A level: the series its fault window's calls went to; its span is not the time this level covers. */
+  volatile Series apart;
   /** Per-second OK latency the shards handed over, by window, until it is final. Guarded by this. */
   final Map<Integer, Histogram> openLatency = new HashMap<>();
   /** Final per-second p50 and p99 (µs), by window. Guarded by this. */
@@ -66,10 +74,37 @@ final class Series {
     if (origin == Long.MIN_VALUE) {
       synchronized (this) {
         if (origin == Long.MIN_VALUE) {
-          origin = nanos;
+          Series level = takenFrom;
+          long clock = level == null ? Long.MIN_VALUE : level.origin;
+          origin = clock == Long.MIN_VALUE ? nanos : clock + Math.floorDiv(nanos - clock, WINDOW_NANOS) * WINDOW_NANOS;
         }
       }
     }
+  }
+
+  /**
+   * The sending span {from, to, 1} in nanos: from the first call's start (due time) on the slot grid
+   * of the clock (a level's: the clock itself) to the end of the slot of the last start. A span under
+   * {@link #MIN_SENDING_NANOS} is taken to the last reply: {from, last reply, 0}. Null before a call.
+   */
+  private long[] sendingSpan() {
+    long first = Long.MAX_VALUE;
+    long lastDue = Long.MIN_VALUE;
+    long last = Long.MIN_VALUE;
+    for (Shard s : shards) {
+      first = Math.min(first, s.firstStart.get());
+      lastDue = Math.max(lastDue, s.lastStart.get());
+      last = Math.max(last, s.lastEnd.get());
+    }
+    long clock = origin;
+    if (first == Long.MAX_VALUE || clock == Long.MIN_VALUE) {
+      return null;
+    }
+    long from = takenFrom == null ? clock : clock + Math.max(0, (first - clock) / SLOT_NANOS) * SLOT_NANOS;
+    if (lastDue - from < MIN_SENDING_NANOS) {
+      return new long[] {from, Math.max(from, last), 0};
+    }
+    return new long[] {from, clock + ((lastDue - clock) / SLOT_NANOS + 1) * SLOT_NANOS, 1};
   }
 
   /** {@code intendedNanos} is {@code startNanos} for a closed-loop call; the span counts from it. */
@@ -120,8 +155,6 @@ final class Series {
   synchronized RequestStats stats() {
     long n = 0;
     long ko = 0;
-    long first = Long.MAX_VALUE;
-    long lastDue = Long.MIN_VALUE;
     long last = Long.MIN_VALUE;
     int slotCount = 0;
     long dropped = 0;
@@ -138,8 +171,6 @@ final class Series {
       dropped += s.dropped.get();
       n += s.count.get();
       ko += s.ko.get();
-      first = Math.min(first, s.firstStart.get());
-      lastDue = Math.max(lastDue, s.lastStart.get());
       last = Math.max(last, s.lastEnd.get());
       slotCount = Math.max(slotCount, s.slotCount());
       s.currentLatency(latency);
@@ -162,19 +193,26 @@ final class Series {
     long ok = h.getTotalCount();
     // The sending span: to the slot of the last start (due time), so late replies cannot stretch it.
     long sendEnd = last;
-    double seconds = n == 0 ? 0 : Math.max(0, last - start) / 1e9;
+    double seconds = 0;
     double inSpan = n;
     double okInSpan = ok;
-    if (n > 0 && lastDue != Long.MIN_VALUE && lastDue - start >= MIN_SENDING_NANOS) {
-      int slots = (int) ((lastDue - start) / SLOT_NANOS) + 1;
-      long[] counted = new long[2];
-      for (Shard sh : shards) {
-        sh.addSlots(slots, counted);
+    long[] span = n == 0 ? null : sendingSpan();
+    if (span != null) {
+      if (span[2] == 1) {
+        long[] counted = new long[2];
+        for (Shard sh : shards) {
+          sh.addSlots((int) ((span[0] - start) / SLOT_NANOS), (int) ((span[1] - start) / SLOT_NANOS), counted);
+        }
+        inSpan = counted[0] + counted[1];
+        okInSpan = counted[0];
       }
-      inSpan = counted[0] + counted[1];
-      okInSpan = counted[0];
-      sendEnd = start + slots * SLOT_NANOS;
-      seconds = slots * SLOT_NANOS / 1e9;
+      sendEnd = span[1];
+      // A level whose fault window's calls are counted apart covers its span less that window's.
+      Series window = apart;
+      long[] hole = window == null ? null : window.sendingSpan();
+      long covered = span[1] - span[0]
+          - (hole == null ? 0 : Math.max(0, Math.min(span[1], hole[1]) - Math.max(span[0], hole[0])));
+      seconds = Math.max(0, covered) / 1e9;
     }
     Map<String, Long> reasons = new LinkedHashMap<>();
     koReasons.entrySet().stream().sorted((a, b) -> Long.compare(b.getValue().sum(), a.getValue().sum()))

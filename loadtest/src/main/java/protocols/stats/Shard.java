@@ -119,10 +119,10 @@ final class Shard {
     }
   }
 
-  /** Adds the completions of the first {@code n} slots to {@code counted}: {OK, KO}. */
-  void addSlots(int n, long[] counted) {
+  /** Adds the completions of slots {@code from} (inclusive) to {@code to} to {@code counted}: {OK, KO}. */
+  void addSlots(int from, int to, long[] counted) {
     AtomicLongArray w = slots;
-    for (int i = 0; i < Math.min(w.length(), 2 * n); i++) {
+    for (int i = 2 * from; i < Math.min(w.length(), 2 * to); i++) {
       counted[i % 2] += w.get(i);
     }
   }

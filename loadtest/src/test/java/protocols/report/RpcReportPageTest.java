@@ -6,9 +6,13 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 import protocols.load.RunAnalysis;
+import protocols.stats.FaultedLevel;
 import protocols.stats.LatencyRecorder;
+import protocols.stats.RequestStats;
 import protocols.stats.RunInfo;
 
 class RpcReportPageTest {
@@ -28,5 +32,33 @@ class RpcReportPageTest {
     assertTrue(page.contains("id=\"not-checked\""), "the page says other work was not checked");
     assertTrue(page.contains("(Linux only)"), "and why");
     assertTrue(!page.contains("no other work on the machine above the threshold"), "nor claims it was");
+  }
+
+  @Test
+  void aFaultedLevelIsSaidNotJudgedAndItsChartDrawsTheCallsOfItsFaultWindow() {
+    List<RequestStats> rows = FaultedLevel.record();
+    RunInfo.FaultOutcome fault = new RunInfo.FaultOutcome(FaultedLevel.LEVEL.name(), true, List.of(), 3.03, 5.5,
+        247, 5_000, 1L, 1_500L, true, 20.0);
+    RunAnalysis a = RunAnalysis.of(rows, Optional.empty(), List.of(), List.of(fault));
+    assertEquals(List.of(rows.get(0).name(), rows.get(1).name()),
+        a.notJudged().stream().map(RunAnalysis.Assessment::request).toList());
+    String page = RpcReportPage.render("t", rows, a, RunInfo.ofRun(List.of(), false, RunInfo.Injector.ALONE, 0, "run",
+        Map.of(), List.of(), List.of(fault)), false, null);
+    for (RequestStats r : rows) {
+      assertTrue(page.contains("class=\"not-judged\" data-request=\"" + r.name() + "\""), "names " + r.name());
+    }
+    assertTrue(!page.contains("every measured level at steady state"), "nor claims they were steady");
+    String chart = page.substring(page.indexOf("aria-label=\"Calls/s over each level"));
+    Matcher line = Pattern.compile("data-series=\"5 clients\" data-values=\"([^\"]*)\"").matcher(chart);
+    assertTrue(line.find(), "the level's line");
+    Map<Double, Double> points = new java.util.TreeMap<>();
+    for (String p : line.group(1).split(" ")) {
+      points.put(Double.parseDouble(p.split(":")[0]), Double.parseDouble(p.split(":")[1]));
+    }
+    assertEquals(100, points.get(4.5), 1, "down: one attempt per 10 ms, drawn");
+    assertEquals(1_000, points.get(7.5), 1, "back, in the fault window: drawn");
+    assertEquals(1_000, points.get(1.5), 1);
+    assertTrue(chart.contains("data-from=\"3.03\" data-to=\"5.50\""), "the server down, shaded");
+    assertTrue(chart.contains("data-from=\"5.50\" data-to=\"10.50\""), "the rest of the fault window, shaded");
   }
 }

@@ -190,6 +190,32 @@ class LatencyRecorderTest {
     }
   }
 
+  private static long sum(long[] windows) {
+    return java.util.Arrays.stream(windows).sum();
+  }
+
+  @Test
+  void aLevelWhoseFaultWindowIsCountedApartIsTimedOverWhatItCovers() {
+    List<RequestStats> rows = FaultedLevel.record();
+    RequestStats level = rows.get(0);
+    RequestStats window = rows.get(1);
+    assertTrue(window.duringFault(), window.name());
+    assertEquals(20.0 - 7.5, level.durationSeconds(), 0.101, "its sending span less the fault row's");
+    assertEquals(level.count() / level.durationSeconds(), level.throughput(), 0.01 * level.throughput(),
+        "its calls over the time it covers");
+    assertEquals(1_000, level.okThroughput(), 15, "the rate outside the fault, not diluted by the window");
+    assertEquals(7.5, window.durationSeconds(), 0.101, "the fault row over its own span");
+    assertEquals(window.count() / window.durationSeconds(), window.throughput(), 0.01 * window.throughput());
+    assertEquals(0, (window.startNanos() - level.startNanos()) % 1_000_000_000L,
+        "the fault row keeps the level's clock, moved on by whole seconds, so its windows line up");
+    assertEquals(3_000 * MS, window.startNanos() - level.startNanos());
+    assertEquals(30, level.okWindows()[3], "second 3: the level's calls before the fault");
+    assertEquals(97, window.koWindows()[0], "second 3: the fault row's, one per 10 ms from 3.03 s");
+    assertEquals(level.count() + window.count(),
+        sum(level.okWindows()) + sum(level.koWindows()) + sum(window.okWindows()) + sum(window.koWindows()),
+        "every call in a window");
+  }
+
   @Test
   void theWindowsCountFromTheLevelsFirstStartNotItsFirstReply() {
     LatencyRecorder r = new LatencyRecorder();
