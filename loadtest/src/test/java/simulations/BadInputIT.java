@@ -31,7 +31,7 @@ class BadInputIT {
       "rates    | fast           | error: -Drates must be auto or a comma-separated list",
       "target   | nohost         | error: -Dtarget: expected host:port",
       "target   | 127.0.0.1:1    | error: cannot reach the dubbo server at 127.0.0.1:1",
-      "mode     | callback       | error: mode must be async or sync",
+      "mode     | blocking       | error: mode must be async, sync or callback",
       "startAt  | 2020-01-01T00:00:00Z | error: -DstartAt=2020-01-01T00:00:00Z was",
       "injectors | 2,x           | error: -Dinjectors must be a whole number",
       "warmup   | soon           | error: -Dwarmup must be auto or a whole number of seconds",

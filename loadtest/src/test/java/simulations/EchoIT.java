@@ -11,6 +11,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -77,5 +78,39 @@ class EchoIT {
     assertEquals(200, protocol.get("syncThreads").asInt());
     assertFalse(ProcessHandle.current().descendants().anyMatch(ProcessHandle::isAlive),
         "the embedded server is gone after the run");
+  }
+
+  /**
+   * Callback mode on every framework, in one shootout with the plain driver: each level served with no
+   * KO, and the protocol table says what callback mode called (gRPC: its async stub's StreamObserver;
+   * the others: which path it shares).
+   */
+  @Test
+  void callbackModeRunsEachFrameworksCallbackApi() throws Exception {
+    GatlingProcess.Result run = GatlingProcess.run("RpcShootout",
+        Map.of("levels", "5", "duration", "3", "warmup", "1", "mode", "callback", "plain", "true"),
+        RESULTS.resolve("callback"), Duration.ofMinutes(6));
+    assertEquals(0, run.exitCode(), run.output());
+    JsonNode root = run.summary();
+    for (String name : Frameworks.names()) {
+      GatlingProcess.assertLevel(root.get("requests"), name + " echo 5 clients (callback)", 5);
+    }
+    Map<String, String> callbackApis = new java.util.HashMap<>();
+    root.get("run").get("protocols").forEach(p -> {
+      assertEquals("callback", p.get("mode").asText(), p.toString());
+      callbackApis.put(p.get("framework").asText(), p.get("callback").asText());
+    });
+    assertEquals(Frameworks.names().size(), callbackApis.size(), callbackApis.toString());
+    assertTrue(callbackApis.get("grpc").contains("StreamObserver"), callbackApis.get("grpc"));
+    assertTrue(callbackApis.get("thrift").contains("AsyncMethodCallback"), callbackApis.get("thrift"));
+    assertTrue(callbackApis.get("dubbo").contains("onreturn"), callbackApis.get("dubbo"));
+    JsonNode rows = new com.fasterxml.jackson.databind.ObjectMapper()
+        .readTree(run.runFolder().resolve("comparison.json").toFile()).get("rows");
+    assertEquals(Frameworks.names().size(), rows.size(), rows.toString());
+    for (JsonNode r : rows) {
+      assertEquals("callback", r.get("mode").asText());
+      assertTrue(r.get("plainThroughput").asDouble() > 0 || !r.get("plainFlag").isNull(),
+          r.get("framework") + ": the plain driver ran callback mode too");
+    }
   }
 }

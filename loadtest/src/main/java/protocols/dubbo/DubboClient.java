@@ -2,16 +2,19 @@ package protocols.dubbo;
 
 import contract.dubbo.DubboSerialization;
 import contract.dubbo.ExactAddressTransporter;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.apache.dubbo.config.ApplicationConfig;
+import org.apache.dubbo.config.MethodConfig;
 import org.apache.dubbo.config.ReferenceConfig;
 import org.apache.dubbo.config.bootstrap.DubboBootstrap;
 import org.apache.dubbo.remoting.TimeoutException;
 import org.apache.dubbo.rpc.RpcException;
 import org.apache.dubbo.rpc.service.GenericService;
+import protocols.rpc.InvocationMode;
 import protocols.rpc.RpcClient;
 import protocols.rpc.RpcSettings;
 import protocols.rpc.SizeLimit;
@@ -35,6 +38,8 @@ public final class DubboClient implements RpcClient {
   private final int maxPayload;
   /** One reference per service, version and group, made when a request is prepared. */
   private final Map<String, ReferenceConfig<?>> references = new ConcurrentHashMap<>();
+  /** Callback mode: the notifier of each notifying reference, by the reference's key. */
+  private final Map<String, DubboNotifier> notifiers = new ConcurrentHashMap<>();
 
   DubboClient(RpcSettings settings, String serialization, int maxPayload) {
     this.settings = settings;
@@ -53,21 +58,48 @@ public final class DubboClient implements RpcClient {
 
   /** A proxy of {@code service} on the target (made once, then shared); fails now if the server is not there. */
   <S> S reference(Class<S> service, String version, String group) {
-    return service.cast(reference(service.getName(), version, group, false, r -> r.setInterface(service)));
+    return service.cast(reference(service.getName(), version, group, "", r -> r.setInterface(service)));
+  }
+
+  /**
+   * A caller of {@code service} whose method {@code method} is async with Dubbo's event notification
+   * (callback mode): the call returns at once and the reference's notifier hears the reply
+   * ({@code onreturn}) or the error ({@code onthrow}). One reference and notifier per method, shared.
+   */
+  synchronized <S> Notifying<S> notifying(Class<S> service, String version, String group, String method) {
+    String kind = ":notify:" + method;
+    DubboNotifier notifier = notifiers.computeIfAbsent(service.getName() + ":" + version + ":" + group + kind,
+        k -> new DubboNotifier());
+    S proxy = service.cast(reference(service.getName(), version, group, kind, r -> {
+      r.setInterface(service);
+      MethodConfig m = new MethodConfig();
+      m.setName(method);
+      m.setAsync(true);
+      m.setOnreturn(notifier);
+      m.setOnreturnMethod("onReturn");
+      m.setOnthrow(notifier);
+      m.setOnthrowMethod("onThrow");
+      r.setMethods(List.of(m));
+    }));
+    return new Notifying<>(notifier.caller(service, proxy), notifier);
+  }
+
+  /** A caller of a notifying reference and the notifier its replies go to. */
+  record Notifying<S>(S caller, DubboNotifier notifier) {
   }
 
   /** Dubbo's generic proxy of the service named {@code serviceName}: no class of the user's needed. */
   GenericService generic(String serviceName, String version, String group) {
-    return (GenericService) reference(serviceName, version, group, true, r -> {
+    return (GenericService) reference(serviceName, version, group, ":generic", r -> {
       r.setInterface(serviceName);
       r.setGeneric("true");
     });
   }
 
   @SuppressWarnings({"unchecked", "rawtypes"})
-  private synchronized Object reference(String serviceName, String version, String group, boolean generic,
+  private synchronized Object reference(String serviceName, String version, String group, String kind,
                                         java.util.function.Consumer<ReferenceConfig> setService) {
-    String key = serviceName + ":" + version + ":" + group + (generic ? ":generic" : "");
+    String key = serviceName + ":" + version + ":" + group + kind;
     ReferenceConfig<?> existing = references.get(key);
     if (existing != null) {
       return existing.get();
@@ -97,6 +129,11 @@ public final class DubboClient implements RpcClient {
     Object proxy = reference.get();
     references.put(key, reference);
     return proxy;
+  }
+
+  /** The run's invocation model: callback mode makes notifying references. */
+  InvocationMode mode() {
+    return settings.mode();
   }
 
   @Override

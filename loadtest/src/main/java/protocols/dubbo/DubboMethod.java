@@ -2,7 +2,9 @@ package protocols.dubbo;
 
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
+import java.util.function.BiConsumer;
 import org.apache.dubbo.rpc.RpcContext;
+import protocols.rpc.InvocationMode;
 import protocols.rpc.RpcMethod;
 
 /**
@@ -12,11 +14,40 @@ import protocols.rpc.RpcMethod;
  * one, sync mode waits for the future on the sync pool. Immutable.
  */
 record DubboMethod<S, Req, Resp>(DubboService<S> service, Blocking<S, Req, Resp> blocking,
-                                 Async<S, Req, Resp> async, S proxy) implements RpcMethod<DubboClient, Req, Resp> {
+                                 Async<S, Req, Resp> async, S proxy, S notifying, DubboNotifier notifier)
+    implements RpcMethod<DubboClient, Req, Resp> {
+
+  DubboMethod(DubboService<S> service, Blocking<S, Req, Resp> blocking, Async<S, Req, Resp> async) {
+    this(service, blocking, async, null, null, null);
+  }
 
   @Override
   public RpcMethod<DubboClient, Req, Resp> prepare(DubboClient client) {
-    return new DubboMethod<>(service, blocking, async, service.proxy(client));
+    if (client.mode() == InvocationMode.CALLBACK && blocking != null) {
+      DubboClient.Notifying<S> n = service.notifying(client, blocking);
+      return new DubboMethod<>(service, blocking, async, service.proxy(client), n.caller(), n.notifier());
+    }
+    return new DubboMethod<>(service, blocking, async, service.proxy(client), null, null);
+  }
+
+  /**
+   * Callback mode: Dubbo's event notification, the blocking signature on a reference whose method is
+   * async with onreturn/onthrow; without a blocking signature, the future's whenComplete.
+   */
+  @Override
+  @SuppressWarnings("unchecked")
+  public void callWithCallback(DubboClient client, Req request, BiConsumer<? super Resp, ? super Throwable> done) {
+    if (notifier == null) {
+      RpcMethod.super.callWithCallback(client, request, done);
+      return;
+    }
+    try {
+      notifier.making((reply, error) -> done.accept((Resp) reply, error), () -> blocking.call(notifying, request));
+    } catch (RuntimeException e) {
+      throw e;
+    } catch (Exception e) {
+      done.accept(null, e);
+    }
   }
 
   @Override

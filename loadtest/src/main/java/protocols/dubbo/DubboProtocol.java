@@ -35,6 +35,13 @@ public final class DubboProtocol extends RpcProtocol<DubboProtocol, DubboClient>
   }
 
   @Override
+  public String callbackApi() {
+    return "Dubbo's event notification: the blocking signature on a reference whose method is async with"
+        + " onreturn/onthrow (async mode: the CompletableFuture signature; a request with no blocking"
+        + " signature: that future's whenComplete)";
+  }
+
+  @Override
   public Map<String, Object> describe() {
     return Map.of("serialization", serialization);
   }

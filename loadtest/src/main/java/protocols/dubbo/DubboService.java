@@ -35,21 +35,51 @@ public final class DubboService<S> {
 
   /** A method with a blocking signature: {@code .call((OrderService s, Order o) -> s.place(o))}. */
   public <Req, Resp> RpcRequest<DubboClient, Req, Resp> call(DubboMethod.Blocking<S, Req, Resp> method) {
-    return RpcRequest.of(DubboProtocol.KEY, name, new DubboMethod<>(this, Objects.requireNonNull(method), null, null));
+    return RpcRequest.of(DubboProtocol.KEY, name, new DubboMethod<>(this, Objects.requireNonNull(method), null));
   }
 
   /** A method with a {@code CompletableFuture} signature: {@code .callAsync((OrderService s, Order o) -> s.placeAsync(o))}. */
   public <Req, Resp> RpcRequest<DubboClient, Req, Resp> callAsync(DubboMethod.Async<S, Req, Resp> method) {
-    return RpcRequest.of(DubboProtocol.KEY, name, new DubboMethod<>(this, null, Objects.requireNonNull(method), null));
+    return RpcRequest.of(DubboProtocol.KEY, name, new DubboMethod<>(this, null, Objects.requireNonNull(method)));
   }
 
   /** Both signatures of one method: the blocking one in sync mode, the future in async mode. */
   public <Req, Resp> RpcRequest<DubboClient, Req, Resp> call(DubboMethod.Blocking<S, Req, Resp> blocking,
                                                               DubboMethod.Async<S, Req, Resp> async) {
-    return RpcRequest.of(DubboProtocol.KEY, name, new DubboMethod<>(this, blocking, async, null));
+    return RpcRequest.of(DubboProtocol.KEY, name, new DubboMethod<>(this, blocking, async));
   }
 
   S proxy(DubboClient client) {
     return client.reference(type, version, group);
+  }
+
+  /**
+   * Callback mode: a caller of {@code method} (its interface method found by calling it once on a
+   * recording proxy) through a reference with Dubbo's event notification, and its notifier.
+   */
+  DubboClient.Notifying<S> notifying(DubboClient client, DubboMethod.Blocking<S, ?, ?> method) {
+    return client.notifying(type, version, group, methodName(method));
+  }
+
+  /** The interface method {@code method} calls: the first one it calls on a proxy that records, given null. */
+  private <Req> String methodName(DubboMethod.Blocking<S, Req, ?> method) {
+    java.util.concurrent.atomic.AtomicReference<String> called = new java.util.concurrent.atomic.AtomicReference<>();
+    S recorder = type.cast(java.lang.reflect.Proxy.newProxyInstance(type.getClassLoader(), new Class<?>[] {type},
+        (proxy, m, args) -> {
+          called.compareAndSet(null, m.getName());
+          Class<?> r = m.getReturnType();
+          return r.isPrimitive() && r != void.class ? java.lang.reflect.Array.get(java.lang.reflect.Array.newInstance(r, 1), 0)
+              : null;
+        }));
+    try {
+      method.call(recorder, null);
+    } catch (Exception e) {
+      // a lambda that reads its request before the call cannot be probed with null: said below
+    }
+    if (called.get() == null) {
+      throw new IllegalArgumentException("callback mode on " + type.getSimpleName() + ": could not tell which method"
+          + " request '" + name + "' calls (its lambda must call one method of the interface with the request)");
+    }
+    return called.get();
   }
 }

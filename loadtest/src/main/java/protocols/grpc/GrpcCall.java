@@ -10,6 +10,7 @@ import io.grpc.MethodDescriptor;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.function.BiConsumer;
 import java.util.concurrent.CompletionStage;
 import protocols.rpc.RpcMethod;
 import scala.Function1;
@@ -42,6 +43,11 @@ final class GrpcCall<Req, Resp> implements RpcMethod<GrpcClient, Req, Resp> {
   @Override
   public CompletionStage<Resp> callAsync(GrpcClient client, Req request) {
     return client.unary(method, resolved, options.deadlineMillis(), request);
+  }
+
+  @Override
+  public void callWithCallback(GrpcClient client, Req request, BiConsumer<? super Resp, ? super Throwable> done) {
+    client.callbackUnary(method, resolved, options.deadlineMillis(), request, done);
   }
 
   @Override

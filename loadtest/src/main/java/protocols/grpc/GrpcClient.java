@@ -9,6 +9,7 @@ import io.grpc.Metadata;
 import io.grpc.MethodDescriptor;
 import io.grpc.stub.ClientCalls;
 import io.grpc.stub.MetadataUtils;
+import io.grpc.stub.StreamObserver;
 import io.grpc.ConnectivityState;
 import io.grpc.ManagedChannel;
 import io.grpc.Status;
@@ -22,6 +23,7 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLongArray;
+import java.util.function.BiConsumer;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import protocols.rpc.GatlingLoops;
@@ -160,6 +162,36 @@ public final class GrpcClient implements RpcClient {
       reconnectSoon(i, e);
       throw e;
     }
+  }
+
+  /**
+   * The same call through grpc-java's async stub API ({@code ClientCalls.asyncUnaryCall} with a
+   * {@link StreamObserver}): callback mode. {@code done} is called once, on the transport thread.
+   */
+  <Req, Resp> void callbackUnary(MethodDescriptor<Req, Resp> method, Metadata headers, long deadlineMillis,
+                                 Req request, BiConsumer<? super Resp, ? super Throwable> done) {
+    int i = pick();
+    Channel channel = headers == null ? channels[i]
+        : ClientInterceptors.intercept(channels[i], MetadataUtils.newAttachHeadersInterceptor(headers));
+    ClientCalls.asyncUnaryCall(channel.newCall(method, options(deadlineMillis)), request, new StreamObserver<>() {
+      private Resp value;
+
+      @Override
+      public void onNext(Resp message) {
+        value = message;
+      }
+
+      @Override
+      public void onError(Throwable t) {
+        reconnectSoon(i, t);
+        done.accept(null, t);
+      }
+
+      @Override
+      public void onCompleted() {
+        done.accept(value, null);
+      }
+    });
   }
 
   private CallOptions options(long deadlineMillis) {

@@ -6,6 +6,7 @@ import com.google.protobuf.util.JsonFormat;
 import io.gatling.core.session.Session;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
+import java.util.function.BiConsumer;
 import protocols.rpc.RpcMethod;
 
 /** A method without generated code: JSON in (protobuf's JSON mapping), {@code DynamicMessage} out. */
@@ -26,6 +27,19 @@ record GrpcJsonCall(GrpcCall<DynamicMessage, DynamicMessage> call) implements Rp
       return CompletableFuture.failedFuture(e);
     }
     return call.callAsync(client, request);
+  }
+
+  @Override
+  public void callWithCallback(GrpcClient client, String json,
+                               BiConsumer<? super DynamicMessage, ? super Throwable> done) {
+    DynamicMessage request;
+    try {
+      request = parse(json);
+    } catch (InvalidProtocolBufferException e) {
+      done.accept(null, e);
+      return;
+    }
+    call.callWithCallback(client, request, done);
   }
 
   @Override

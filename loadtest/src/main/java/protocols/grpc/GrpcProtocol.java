@@ -22,6 +22,12 @@ public final class GrpcProtocol extends RpcProtocol<GrpcProtocol, GrpcClient> {
   }
 
   @Override
+  public String callbackApi() {
+    return "grpc-java's async stub: ClientCalls.asyncUnaryCall with a StreamObserver (async mode uses the"
+        + " ClientCall.Listener beneath both stubs, completing a future; sync mode the blocking stub)";
+  }
+
+  @Override
   public Map<String, Object> describe() {
     return Map.of("channels", settings().connections() == 0 ? "one per event loop" : settings().connections());
   }

@@ -13,4 +13,10 @@ public final class IceProtocol extends RpcProtocol<IceProtocol, IceClient> {
     super(settings, new Spec<>(KEY, "ice", IceSettings.DEFAULT_MAX_MESSAGE, IceProtocol::new,
         (p, loops) -> new IceClient(p.settings(), p.maxMessageBytes())));
   }
+
+  @Override
+  public String callbackApi() {
+    return "the *Async proxy method's CompletableFuture: Ice 3.7's Java mapping has no other async API, so"
+        + " this is the async path";
+  }
 }

@@ -188,6 +188,9 @@ public final class LabRun implements RunObserver {
     if (s.mode() == InvocationMode.SYNC) {
       p.put("syncThreads", s.syncThreads());
     }
+    if (s.mode() == InvocationMode.CALLBACK) {
+      p.put("callback", protocol.callbackApi());
+    }
     p.put("connections", s.connections() == 0 ? "framework default" : s.connections());
     p.put("maxMessageBytes", protocol.maxMessageBytes());
     p.putAll(protocol.describe());

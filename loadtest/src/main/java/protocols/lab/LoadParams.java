@@ -151,17 +151,35 @@ public final class LoadParams {
   }
 
   public InvocationMode mode() {
-    String v = raw("mode").orElse("async");
-    if (v.equals("both")) {
-      throw new IllegalArgumentException("-Dmode=both runs both models one after the other: RpcShootout only");
+    List<InvocationMode> modes = modes();
+    if (modes.size() > 1) {
+      throw new IllegalArgumentException("-Dmode=" + raw("mode").orElse("") + " runs several models one after the"
+          + " other: RpcShootout, RpcNightly and OwnServiceDemo only");
     }
-    return InvocationMode.parse(v);
+    return modes.get(0);
   }
 
-  /** {@code -Dmode=async|sync|both}, as the shootout takes it. */
+  /**
+   * {@code -Dmode}: {@code async}, {@code sync}, {@code callback}, a list of them ({@code async,callback}),
+   * {@code both} (async, sync) or {@code all} (async, sync, callback), as the shootout takes it.
+   */
   public List<InvocationMode> modes() {
-    String v = raw("mode").orElse("async");
-    return v.equals("both") ? List.of(InvocationMode.ASYNC, InvocationMode.SYNC) : List.of(InvocationMode.parse(v));
+    String v = raw("mode").orElse("async").trim();
+    if (v.equals("both")) {
+      return List.of(InvocationMode.ASYNC, InvocationMode.SYNC);
+    }
+    if (v.equals("all")) {
+      return List.of(InvocationMode.values());
+    }
+    List<InvocationMode> modes = new ArrayList<>();
+    for (String one : v.split(",")) {
+      InvocationMode m = InvocationMode.parse(one);
+      if (modes.contains(m)) {
+        throw new IllegalArgumentException("-Dmode lists " + m.label() + " twice");
+      }
+      modes.add(m);
+    }
+    return List.copyOf(modes);
   }
 
   /** {@code -Dtarget=host:port}: call that server instead of starting an embedded one. */

@@ -13,4 +13,9 @@ public final class NettyProtocol extends RpcProtocol<NettyProtocol, NettyClient>
     super(settings, new Spec<>(KEY, "netty", EchoFrames.DEFAULT_MAX_FRAME, NettyProtocol::new,
         (p, loops) -> new NettyClient(p.settings(), p.maxMessageBytes(), loops)));
   }
+
+  @Override
+  public String callbackApi() {
+    return "the ceiling's client completes a future per call: the same path as async mode";
+  }
 }

@@ -127,10 +127,10 @@ public final class Comparison {
   /** The console's capacity table. */
   public static String capacityTable(List<Capacity> capacities) {
     StringBuilder sb = new StringBuilder(String.format(Locale.ROOT, "%nOpen-model capacity (response times in µs)%n"
-        + "%-8s %-5s %22s %22s %18s %9s%n", "framework", "mode", "highest unsaturated/s", "response p99 there",
+        + "%-9s %-8s %22s %22s %18s %9s%n", "framework", "mode", "highest unsaturated/s", "response p99 there",
         "saturated at/s", "limit"));
     for (Capacity c : capacities) {
-      sb.append(String.format(Locale.ROOT, "%-8s %-5s %22s %22s %18s %9s%n", c.framework(), c.mode(),
+      sb.append(String.format(Locale.ROOT, "%-9s %-8s %22s %22s %18s %9s%n", c.framework(), c.mode(),
           optional(c.highestUnsaturated(), 0), c.responseP99() == null ? "" : c.responseP99().toString(),
           optional(c.lowestSaturated(), 0), c.limit() == null ? "" : c.limit()));
     }
@@ -141,10 +141,10 @@ public final class Comparison {
   public static String efficiencyTable(List<Row> rows) {
     StringBuilder sb = new StringBuilder(String.format(Locale.ROOT,
         "%nHarness efficiency (Gatling against the plain driver; CPU in µs per call of the driving JVM)%n"
-            + "%-8s %-5s %7s %11s %11s %8s %9s %9s %9s%n", "framework", "mode", "clients", "Gatling/s", "plain/s",
+            + "%-9s %-8s %7s %11s %11s %8s %9s %9s %9s%n", "framework", "mode", "clients", "Gatling/s", "plain/s",
         "G/plain", "G CPU", "plain CPU", "harness"));
     for (Row r : rows) {
-      sb.append(String.format(Locale.ROOT, "%-8s %-5s %7d %11.0f %11s %8s %9s %9s %9s%n", r.framework(),
+      sb.append(String.format(Locale.ROOT, "%-9s %-8s %7d %11.0f %11s %8s %9s %9s %9s%n", r.framework(),
           r.mode(), r.clients(), r.throughput(), optional(r.plainThroughput(), 0),
           r.plainFlag() != null ? "flagged" : optional(r.gatlingVsPlain(), 2), optional(r.gatlingCpuPerCall(), 1),
           optional(r.plainCpuPerCall(), 1), optional(r.harnessCpuPerCall(), 1)));

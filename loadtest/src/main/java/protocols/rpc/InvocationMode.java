@@ -7,7 +7,13 @@ public enum InvocationMode {
   /** The framework's async API; the reply resumes the user. No thread waits. */
   ASYNC,
   /** The framework's blocking call, run on a bounded client thread pool (the write-up's 200 threads). */
-  SYNC;
+  SYNC,
+  /**
+   * The framework's callback API (a listener it calls with the reply) where it has one beside its
+   * futures, e.g. gRPC's async stub with a {@code StreamObserver}; elsewhere the async path, and the
+   * run's protocol table says which ({@link RpcMethod#callWithCallback}).
+   */
+  CALLBACK;
 
   /** Lower-case name, as used in -Dmode and in request names. */
   public String label() {
@@ -20,6 +26,6 @@ public enum InvocationMode {
         return m;
       }
     }
-    throw new IllegalArgumentException("mode must be async or sync, got '" + value + "'");
+    throw new IllegalArgumentException("mode must be async, sync or callback, got '" + value + "'");
   }
 }

@@ -104,13 +104,7 @@ public final class RpcComponents<C extends RpcClient> implements ProtocolCompone
   <Req, Resp> CompletableFuture<Resp> call(long userId, RpcMethod<C, Req, Resp> method, Req request) {
     long timeoutMillis = protocol.settings().timeoutMillis();
     if (syncPool == null) {
-      CompletableFuture<Resp> own;
-      try {
-        own = method.callAsync(client, request).toCompletableFuture();
-      } catch (RuntimeException e) {
-        own = CompletableFuture.failedFuture(e);
-      }
-      return timeouts.within(method, own, timeoutMillis);
+      return timeouts.within(method, method.start(client, request, protocol.settings().mode()), timeoutMillis);
     }
     CompletableFuture<Resp> result = new CompletableFuture<>();
     BlockingCall<Req, Resp> task = new BlockingCall<>(userId, method, request, result);

@@ -5,6 +5,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
+import java.util.function.BiConsumer;
 
 /**
  * One method of a service, as a framework adapter calls it on its client {@code C}: the framework's
@@ -18,6 +19,39 @@ public interface RpcMethod<C extends RpcClient, Req, Resp> {
 
   /** Starts the call without blocking the caller; the stage completes on a framework thread. */
   CompletionStage<Resp> callAsync(C client, Req request);
+
+  /**
+   * The framework's callback API for this call, in callback mode: {@code done} is called once, with
+   * the reply or the error, on a framework thread. By default the async call's stage completes into
+   * it: the same path as async mode, for frameworks whose only async API is a future (or whose
+   * futures are made from their callbacks). Say which in {@link RpcProtocol#callbackApi}.
+   */
+  default void callWithCallback(C client, Req request, BiConsumer<? super Resp, ? super Throwable> done) {
+    callAsync(client, request).whenComplete(done);
+  }
+
+  /**
+   * Starts the call in {@code mode}'s non-blocking form (callback mode: {@link #callWithCallback},
+   * else {@link #callAsync}). Never throws: a call that could not start is a failed future.
+   */
+  default CompletableFuture<Resp> start(C client, Req request, InvocationMode mode) {
+    try {
+      if (mode != InvocationMode.CALLBACK) {
+        return callAsync(client, request).toCompletableFuture();
+      }
+      CompletableFuture<Resp> reply = new CompletableFuture<>();
+      callWithCallback(client, request, (value, error) -> {
+        if (error != null) {
+          reply.completeExceptionally(error);
+        } else {
+          reply.complete(value);
+        }
+      });
+      return reply;
+    } catch (RuntimeException e) {
+      return CompletableFuture.failedFuture(e);
+    }
+  }
 
   /**
    * The framework's blocking call; runs on the core's sync pool, never on a Gatling event loop. By

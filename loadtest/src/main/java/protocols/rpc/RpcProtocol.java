@@ -66,6 +66,15 @@ public abstract class RpcProtocol<P extends RpcProtocol<P, C>, C extends RpcClie
     return Map.of();
   }
 
+  /** What callback mode calls on this framework's client, as the run's protocol table says it. */
+  public String callbackApi() {
+    return SAME_AS_ASYNC;
+  }
+
+  /** {@link #callbackApi} of a framework whose callback mode is its async path. */
+  protected static final String SAME_AS_ASYNC = "the async API, its future completed into the callback: the same"
+      + " path as async mode";
+
   public final RpcSettings settings() {
     return settings;
   }
@@ -96,7 +105,7 @@ public abstract class RpcProtocol<P extends RpcProtocol<P, C>, C extends RpcClie
     return with(settings.withTimeout(timeout));
   }
 
-  /** Invocation model: the framework's async API or its blocking call on the sync pool. */
+  /** Invocation model: the framework's async API, its blocking call on the sync pool, or its callback API. */
   public P mode(InvocationMode mode) {
     return with(settings.withMode(mode));
   }
@@ -107,6 +116,11 @@ public abstract class RpcProtocol<P extends RpcProtocol<P, C>, C extends RpcClie
 
   public P sync() {
     return mode(InvocationMode.SYNC);
+  }
+
+  /** Callback mode: the framework's callback API where it has one ({@link #callbackApi}). */
+  public P callback() {
+    return mode(InvocationMode.CALLBACK);
   }
 
   /** Threads of the sync pool (default 200); only used in sync mode. */

@@ -48,7 +48,7 @@ import protocols.stats.Summaries;
  * with {@code -Dplain=true}, one JVM per framework and mode; it writes an rpc-summary-style JSON.
  *
  * <pre>java -Dplain.framework=dubbo -Dtarget=127.0.0.1:20880 -Dplain.out=plain.json [-Dlevels=...]
- *     [-Dduration=...] [-Dcalls=...] [-Dwarmup=...] [-Dmode=async|sync] protocols.shootout.PlainDriver</pre>
+ *     [-Dduration=...] [-Dcalls=...] [-Dwarmup=...] [-Dmode=async|sync|callback] protocols.shootout.PlainDriver</pre>
  */
 public final class PlainDriver {
 
@@ -168,7 +168,7 @@ public final class PlainDriver {
       CountDownLatch done = new CountDownLatch(clients);
       usersStarted.addAndGet(clients);
       ExecutorService threads = null;
-      if (mode == InvocationMode.ASYNC) {
+      if (mode != InvocationMode.SYNC) {
         for (int i = 0; i < clients; i++) {
           new AsyncUser(calls.orElse(-1), more, recorder, name, done).next();
         }
@@ -249,7 +249,7 @@ public final class PlainDriver {
           CompletableFuture<R> call;
           try {
             // The same timeout as the Gatling path: the framework's own deadline, or the one timer wheel.
-            call = timeouts.within(echo, echo.callAsync(client, request).toCompletableFuture(), timeoutMillis);
+            call = timeouts.within(echo, echo.start(client, request, mode), timeoutMillis);
           } catch (RuntimeException e) {
             call = CompletableFuture.failedFuture(e);
           }

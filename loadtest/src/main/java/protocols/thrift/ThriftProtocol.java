@@ -28,6 +28,12 @@ public final class ThriftProtocol extends RpcProtocol<ThriftProtocol, ThriftClie
   }
 
   @Override
+  public String callbackApi() {
+    return "the async client's AsyncMethodCallback, its only async API; async mode completes a future from"
+        + " the same callback, so the two modes are one path";
+  }
+
+  @Override
   public Map<String, Object> describe() {
     return Map.of("protocol", wireProtocol);
   }

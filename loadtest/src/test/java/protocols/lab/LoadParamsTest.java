@@ -53,6 +53,20 @@ class LoadParamsTest {
   }
 
   @Test
+  void modesAreOneAListBothOrAll() {
+    assertEquals(InvocationMode.CALLBACK, new LoadParams(Map.of("mode", "callback")).mode());
+    assertEquals(List.of(InvocationMode.ASYNC, InvocationMode.CALLBACK),
+        new LoadParams(Map.of("mode", "async,callback")).modes());
+    assertEquals(List.of(InvocationMode.ASYNC, InvocationMode.SYNC), new LoadParams(Map.of("mode", "both")).modes());
+    assertEquals(List.of(InvocationMode.ASYNC, InvocationMode.SYNC, InvocationMode.CALLBACK),
+        new LoadParams(Map.of("mode", "all")).modes());
+    assertMessage("mode must be async, sync or callback, got 'future'", Map.of("mode", "future"));
+    assertMessage("-Dmode lists sync twice", Map.of("mode", "sync,sync"));
+    assertThrows(IllegalArgumentException.class, () -> new LoadParams(Map.of("mode", "all")).mode(),
+        "one simulation, one mode");
+  }
+
+  @Test
   void faultsAreStepsInTimeOrderWithinTheLevel() {
     List<Faults.Step> steps = new LoadParams(Map.of("faults", "kill@10s,restart@13s,stop@13500ms,cont@14s")).faults();
     assertEquals(List.of(new Faults.Step("kill", Duration.ofSeconds(10)), new Faults.Step("restart", Duration.ofSeconds(13)),
@@ -84,7 +98,7 @@ class LoadParamsTest {
     assertMessage("twice", Map.of("levels", "5,5"));
     assertMessage("-Dduration", Map.of("duration", "ten"));
     assertMessage("-Dcalls", Map.of("calls", "-1"));
-    assertMessage("mode must be async or sync", Map.of("mode", "callback"));
+    assertMessage("mode must be async, sync or callback", Map.of("mode", "blocking"));
     assertMessage("-Dtarget", Map.of("target", "localhost"));
     assertMessage("-Dtarget", Map.of("target", "localhost:99999"));
     assertMessage("-DsyncThreads", Map.of("syncThreads", "0"));
