@@ -83,11 +83,18 @@ final class Series {
   }
 
   /**
-   * The sending span {from, to, 1} in nanos: from the first call's start (due time) on the slot grid
-   * of the clock (a level's: the clock itself) to the end of the slot of the last start. A span under
-   * {@link #MIN_SENDING_NANOS} is taken to the last reply: {from, last reply, 0}. Null before a call.
+   * A sending span in nanos, {@code [from, to)}; {@code onSlots}: it ends on the slot of the last start
+   * (else, sent for under {@link #MIN_SENDING_NANOS}, it runs to the last reply).
    */
-  private long[] sendingSpan() {
+  private record Span(long from, long to, boolean onSlots) {
+  }
+
+  /**
+   * The sending span: from the first call's start (due time) on the slot grid of the clock (a level's:
+   * the clock itself) to the end of the slot of the last start, or to the last reply when it sent for
+   * under {@link #MIN_SENDING_NANOS}. Null before a call.
+   */
+  private Span sendingSpan() {
     long first = Long.MAX_VALUE;
     long lastDue = Long.MIN_VALUE;
     long last = Long.MIN_VALUE;
@@ -102,9 +109,9 @@ final class Series {
     }
     long from = takenFrom == null ? clock : clock + Math.max(0, (first - clock) / SLOT_NANOS) * SLOT_NANOS;
     if (lastDue - from < MIN_SENDING_NANOS) {
-      return new long[] {from, Math.max(from, last), 0};
+      return new Span(from, Math.max(from, last), false);
     }
-    return new long[] {from, clock + ((lastDue - clock) / SLOT_NANOS + 1) * SLOT_NANOS, 1};
+    return new Span(from, clock + ((lastDue - clock) / SLOT_NANOS + 1) * SLOT_NANOS, true);
   }
 
   /** {@code intendedNanos} is {@code startNanos} for a closed-loop call; the span counts from it. */
@@ -196,22 +203,22 @@ final class Series {
     double seconds = 0;
     double inSpan = n;
     double okInSpan = ok;
-    long[] span = n == 0 ? null : sendingSpan();
+    Span span = n == 0 ? null : sendingSpan();
     if (span != null) {
-      if (span[2] == 1) {
+      if (span.onSlots()) {
         long[] counted = new long[2];
         for (Shard sh : shards) {
-          sh.addSlots((int) ((span[0] - start) / SLOT_NANOS), (int) ((span[1] - start) / SLOT_NANOS), counted);
+          sh.addSlots((int) ((span.from() - start) / SLOT_NANOS), (int) ((span.to() - start) / SLOT_NANOS), counted);
         }
         inSpan = counted[0] + counted[1];
         okInSpan = counted[0];
       }
-      sendEnd = span[1];
+      sendEnd = span.to();
       // A level whose fault window's calls are counted apart covers its span less that window's.
       Series window = apart;
-      long[] hole = window == null ? null : window.sendingSpan();
-      long covered = span[1] - span[0]
-          - (hole == null ? 0 : Math.max(0, Math.min(span[1], hole[1]) - Math.max(span[0], hole[0])));
+      Span hole = window == null ? null : window.sendingSpan();
+      long covered = span.to() - span.from()
+          - (hole == null ? 0 : Math.max(0, Math.min(span.to(), hole.to()) - Math.max(span.from(), hole.from())));
       seconds = Math.max(0, covered) / 1e9;
     }
     Map<String, Long> reasons = new LinkedHashMap<>();
