@@ -160,26 +160,10 @@ public final class LoadParams {
   }
 
   /**
-   * {@code -Dmode}: {@code async}, {@code sync}, {@code callback}, a list of them ({@code async,callback}),
-   * {@code both} (async, sync) or {@code all} (async, sync, callback), as the shootout takes it.
+   * {@code -Dmode} as the shootout takes it ({@link InvocationMode#parseList}).
    */
   public List<InvocationMode> modes() {
-    String v = raw("mode").orElse("async").trim();
-    if (v.equals("both")) {
-      return List.of(InvocationMode.ASYNC, InvocationMode.SYNC);
-    }
-    if (v.equals("all")) {
-      return List.of(InvocationMode.values());
-    }
-    List<InvocationMode> modes = new ArrayList<>();
-    for (String one : v.split(",")) {
-      InvocationMode m = InvocationMode.parse(one);
-      if (modes.contains(m)) {
-        throw new IllegalArgumentException("-Dmode lists " + m.label() + " twice");
-      }
-      modes.add(m);
-    }
-    return List.copyOf(modes);
+    return InvocationMode.parseList(raw("mode").orElse("async"));
   }
 
   /** {@code -Dtarget=host:port}: call that server instead of starting an embedded one. */

@@ -1,5 +1,7 @@
 package protocols.rpc;
 
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Locale;
 
 /** How a virtual user's call reaches the framework, as the HSF/Dubbo write-up compared them. */
@@ -18,6 +20,29 @@ public enum InvocationMode {
   /** Lower-case name, as used in -Dmode and in request names. */
   public String label() {
     return name().toLowerCase(Locale.ROOT);
+  }
+
+  /**
+   * {@code async}, {@code sync}, {@code callback}, a list of them ({@code async,callback}), {@code both}
+   * (async, sync) or {@code all} (async, sync, callback).
+   */
+  public static List<InvocationMode> parseList(String value) {
+    String v = value.trim();
+    if (v.equals("both")) {
+      return List.of(ASYNC, SYNC);
+    }
+    if (v.equals("all")) {
+      return List.of(values());
+    }
+    List<InvocationMode> modes = new ArrayList<>();
+    for (String one : v.split(",")) {
+      InvocationMode m = parse(one);
+      if (modes.contains(m)) {
+        throw new IllegalArgumentException("-Dmode lists " + m.label() + " twice");
+      }
+      modes.add(m);
+    }
+    return List.copyOf(modes);
   }
 
   public static InvocationMode parse(String value) {
