@@ -142,6 +142,7 @@ class RpcReportIT {
     Path results = RESULTS.resolve("interrupted");
     Process gatling = GatlingProcess.start("NettyEcho", Map.of("levels", "1", "duration", "60", "warmup", "0"),
         results);
+    List<ProcessHandle> servers = List.of();
     try {
       Path log = GatlingProcess.log(results);
       long deadline = System.nanoTime() + Duration.ofSeconds(90).toNanos();
@@ -151,14 +152,17 @@ class RpcReportIT {
         Thread.sleep(200);
       }
       assertTrue(gatling.isAlive(), "the level is running: " + Files.readString(log));
-      assertEquals(1, TestProcesses.running(servers.netty.NettyEchoServer.class.getName()), "its server runs");
+      servers = TestProcesses.under(gatling.toHandle(), servers.netty.NettyEchoServer.class.getName());
+      assertEquals(1, servers.size(), "its server runs");
       gatling.destroy(); // SIGTERM, as Ctrl-C or a CI job's cancel
       assertTrue(gatling.waitFor(60, java.util.concurrent.TimeUnit.SECONDS), "the run ended");
       assertTrue(gatling.exitValue() != 0, "an interrupted run is no success");
     } finally {
       gatling.destroyForcibly();
     }
-    assertEquals(0, TestProcesses.running(servers.netty.NettyEchoServer.class.getName()), "the server was stopped");
+    // An orphan keeps its pid: the server must be gone once its Gatling JVM is, not a moment later.
+    assertTrue(TestProcesses.ended(servers, Duration.ZERO), "the server was stopped");
+    servers.forEach(ProcessHandle::destroyForcibly);
     // No Gatling HTML: Gatling makes it after the run, and this one was stopped.
     Path folder = new GatlingProcess.Result(gatling.exitValue(), "", results).runFolder();
     JsonNode summary = new com.fasterxml.jackson.databind.ObjectMapper().readTree(

@@ -74,28 +74,22 @@ class RpcShootoutIT {
     Path results = RESULTS.resolve("shootout-interrupted");
     Process gatling = GatlingProcess.start("RpcShootout",
         Map.of("frameworks", "netty", "levels", "5", "duration", "30", "warmup", "0", "plain", "true"), results);
+    List<ProcessHandle> drivers = List.of();
     try {
       long deadline = System.nanoTime() + Duration.ofSeconds(90).toNanos();
-      while (plainDrivers() == 0 && gatling.isAlive() && System.nanoTime() < deadline) {
+      while (drivers.isEmpty() && gatling.isAlive() && System.nanoTime() < deadline) {
         Thread.sleep(200);
+        drivers = TestProcesses.under(gatling.toHandle(), "protocols.shootout.PlainDriver");
       }
-      assertEquals(1, plainDrivers(), "the plain driver runs: " + Files.readString(GatlingProcess.log(results)));
+      assertEquals(1, drivers.size(), "the plain driver runs: " + Files.readString(GatlingProcess.log(results)));
       Thread.sleep(5_000); // into its 30 s level (killed while it still connects, it would end by itself)
       gatling.destroy(); // SIGTERM, as Ctrl-C or a CI job's cancel
       assertTrue(gatling.waitFor(60, java.util.concurrent.TimeUnit.SECONDS), "the shootout ended");
-      deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
-      while (plainDrivers() > 0 && System.nanoTime() < deadline) {
-        Thread.sleep(200);
-      }
-      assertEquals(0, plainDrivers(), "a plain driver outlived its shootout");
+      assertTrue(TestProcesses.ended(drivers, Duration.ofSeconds(10)), "a plain driver outlived its shootout");
     } finally {
       gatling.destroyForcibly();
-      TestProcesses.killAll("protocols.shootout.PlainDriver");
+      drivers.forEach(ProcessHandle::destroyForcibly);
     }
-  }
-
-  private static long plainDrivers() {
-    return TestProcesses.running("protocols.shootout.PlainDriver");
   }
 
   @Test

@@ -39,6 +39,6 @@ class FaultsTest {
   }
 
   private static long liveServers() {
-    return TestProcesses.running(NettyEchoServer.class.getName());
+    return TestProcesses.under(ProcessHandle.current(), NettyEchoServer.class.getName()).size();
   }
 }
