@@ -28,6 +28,8 @@ import io.gatling.javaapi.core.Simulation;
 import io.grpc.Status;
 import java.time.Duration;
 import java.util.List;
+import protocols.rpc.HostPort;
+import protocols.rpc.Registry;
 import org.junit.jupiter.api.Test;
 import protocols.rpc.InvocationMode;
 import protocols.load.OpenLoad;
@@ -63,13 +65,20 @@ public class DslCompileTest extends Simulation {
       .syncThreads(200)
       .connections(2)
       .koPause(Duration.ofMillis(50))
-      .serialization("kryo");
+      .serialization("kryo")
+      .registry(Registry.zookeeper("127.0.0.1", 2181))
+      .loadbalance("roundrobin")
+      .cluster("failover")
+      .retries(1);
 
-  ThriftProtocol thriftProtocol = thrift.target("127.0.0.1:9090").wireProtocol("compact").connections(8);
+  ThriftProtocol thriftProtocol = thrift.target("127.0.0.1:9090").wireProtocol("compact").connections(8)
+      .targets(List.of("127.0.0.1:9090", "127.0.0.1:9091"));
 
-  GrpcProtocol grpcProtocol = grpc.target("127.0.0.1", 50051).connections(4).maxMessageBytes(4096);
+  GrpcProtocol grpcProtocol = grpc.target("127.0.0.1", 50051).connections(4).maxMessageBytes(4096)
+      .targets(HostPort.parse("127.0.0.1:50051"), HostPort.parse("127.0.0.1:50052"));
 
-  IceProtocol iceProtocol = ice.target("127.0.0.1", 10000).connections(2).maxMessageBytes(4096);
+  IceProtocol iceProtocol = ice.target("127.0.0.1", 10000).connections(2).maxMessageBytes(4096)
+      .registry(Registry.icegrid("127.0.0.1", 4061)).adapterId("EchoGroup");
 
   NettyProtocol nettyProtocol = netty.target("127.0.0.1", 7000).connections(2).timeout(Duration.ofMillis(500));
 

@@ -38,6 +38,11 @@ class BadInputIT {
       "maxKoPercent | lots       | error: -DmaxKoPercent must be a number from 0 to 100",
       "serialization | java      | error: -Dserialization must be one of hessian2|kryo|fastjson2",
       "maxMessageBytes | 10      | error: -DmaxMessageBytes must be a whole number from 1024",
+      "registry | zookeeper://127.0.0.1:1 | error: cannot reach the zookeeper registry at 127.0.0.1:1 (-Dregistry)",
+      "registry | etcd           | error: -Dregistry must be none, zookeeper, icegrid",
+      "registry | icegrid        | error: -Dregistry=icegrid: dubbo has no icegrid registry",
+      "providers | 0             | error: -Dproviders must be a whole number from 1 to 16",
+      "faults   | kill@1s:provider=2 | error: -Dfaults: kill provider 2: there is no provider 2 of 1 (-Dproviders)",
       // An order over Dubbo's 8 MiB payload limit: the first call says which limit, and how to raise it.
       "orderNameChars | 9000000  | error: the first dubbo echo call to 127.0.0.1:"})
   void badParameterIsOneLine(String name, String value, String expected) throws Exception {

@@ -31,7 +31,12 @@ import scala.Option;
  */
 final class GatlingProcess {
 
-  record Result(int exitCode, String output, Path resultsRoot) {
+  /** A run's exit, console and results; {@code children}: the processes it started, as seen while it ran. */
+  record Result(int exitCode, String output, Path resultsRoot, List<ProcessHandle> children) {
+    Result(int exitCode, String output, Path resultsRoot) {
+      this(exitCode, output, resultsRoot, List.of());
+    }
+
     /** The single run folder Gatling created under the results root. */
     Path runFolder() throws IOException {
       try (Stream<Path> dirs = Files.list(resultsRoot)) {
@@ -134,14 +139,26 @@ final class GatlingProcess {
 
   static Result run(String simulation, Map<String, String> properties, Path resultsRoot, Duration limit)
       throws IOException, InterruptedException {
-    Process p = start(simulation, properties, resultsRoot);
+    return run(simulation, properties, resultsRoot, limit, Map.of());
+  }
+
+  /** The same with {@code environment} set in the run's process. */
+  static Result run(String simulation, Map<String, String> properties, Path resultsRoot, Duration limit,
+                    Map<String, String> environment) throws IOException, InterruptedException {
+    Process p = start(simulation, properties, resultsRoot, environment);
     Path log = log(resultsRoot);
-    if (!p.waitFor(limit.toSeconds(), TimeUnit.SECONDS)) {
-      p.descendants().forEach(ProcessHandle::destroyForcibly);
-      p.destroyForcibly().waitFor();
-      throw new AssertionError(simulation + " did not finish within " + limit + "; output in " + log);
+    java.util.Set<ProcessHandle> children = new java.util.LinkedHashSet<>();
+    long deadline = System.nanoTime() + limit.toNanos();
+    while (!p.waitFor(250, TimeUnit.MILLISECONDS)) {
+      p.descendants().forEach(children::add); // servers, registries, plain drivers: none may outlive the run
+      if (System.nanoTime() > deadline) {
+        p.descendants().forEach(ProcessHandle::destroyForcibly);
+        p.destroyForcibly().waitFor();
+        throw new AssertionError(simulation + " did not finish within " + limit + "; output in " + log);
+      }
     }
-    return new Result(p.exitValue(), Files.readString(log, StandardCharsets.UTF_8), resultsRoot);
+    return new Result(p.exitValue(), Files.readString(log, StandardCharsets.UTF_8), resultsRoot,
+        List.copyOf(children));
   }
 
   /** Where a run's console goes. */
@@ -151,6 +168,12 @@ final class GatlingProcess {
 
   /** Starts a run without waiting for it; its console goes to {@link #log}. */
   static Process start(String simulation, Map<String, String> properties, Path resultsRoot) throws IOException {
+    return start(simulation, properties, resultsRoot, Map.of());
+  }
+
+  /** The same with {@code environment} set in the run's process (e.g. a PATH without a tool). */
+  static Process start(String simulation, Map<String, String> properties, Path resultsRoot,
+                       Map<String, String> environment) throws IOException {
     deleteRecursively(resultsRoot); // a run folder from an earlier build would be ambiguous
     Files.createDirectories(resultsRoot);
     List<String> jvmOptions = new ArrayList<>();
@@ -162,6 +185,9 @@ final class GatlingProcess {
     List<String> command = JvmCommand.of(jvmOptions, "io.gatling.app.Gatling",
         List.of("-s", "simulations." + simulation, "-rf", resultsRoot.toString(), "-rd",
             System.getProperty("gatling.runDescription", "")));
-    return new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log(resultsRoot).toFile()).start();
+    ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true)
+        .redirectOutput(log(resultsRoot).toFile());
+    builder.environment().putAll(environment);
+    return builder.start();
   }
 }

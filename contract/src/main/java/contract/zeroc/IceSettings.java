@@ -7,6 +7,13 @@ import com.zeroc.Ice.Util;
 public final class IceSettings {
   /** The servant's identity on the server's adapter. */
   public static final String IDENTITY = "echo";
+  /**
+   * The replica group every echo server's adapter joins when it registers with IceGrid: a client's
+   * indirect proxy {@code echo@EchoGroup} reaches all of them through the locator.
+   */
+  public static final String REPLICA_GROUP = "EchoGroup";
+  /** IceGrid's default instance name: its locator is the object {@code IceGrid/Locator}. */
+  public static final String LOCATOR = "IceGrid/Locator";
   /** Echo messages are ~100 bytes; a larger one is refused (MemoryLimitException). */
   public static final int DEFAULT_MAX_MESSAGE = 1024 * 1024;
 

@@ -2,6 +2,7 @@ package protocols.dubbo;
 
 import contract.dubbo.DubboSerialization;
 import contract.dubbo.ExactAddressTransporter;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -10,16 +11,21 @@ import java.util.regex.Pattern;
 import org.apache.dubbo.config.ApplicationConfig;
 import org.apache.dubbo.config.MethodConfig;
 import org.apache.dubbo.config.ReferenceConfig;
+import org.apache.dubbo.config.RegistryConfig;
 import org.apache.dubbo.config.bootstrap.DubboBootstrap;
 import org.apache.dubbo.remoting.TimeoutException;
 import org.apache.dubbo.rpc.RpcException;
 import org.apache.dubbo.rpc.service.GenericService;
 import protocols.rpc.InvocationMode;
+import protocols.rpc.Registry;
 import protocols.rpc.RpcClient;
 import protocols.rpc.RpcSettings;
 import protocols.rpc.SizeLimit;
 
-/** A Dubbo consumer: one reference per service the requests call, each connected straight to the server (no registry). */
+/**
+ * A Dubbo consumer: one reference per service the requests call, connected straight to the server or
+ * servers, or finding its providers through a ZooKeeper registry.
+ */
 public final class DubboClient implements RpcClient {
   static {
     // Before Dubbo's first logger exists: route its logs to Gatling's logback (logback-test.xml),
@@ -30,19 +36,23 @@ public final class DubboClient implements RpcClient {
   }
 
   static final int RECONNECT_MILLIS = 1_000;
+  /** How long a reference waits to connect to its registry before it fails. */
+  static final int REGISTRY_TIMEOUT_MILLIS = 5_000;
   private static final Pattern TOO_LARGE = Pattern.compile("Data length too large: (\\d+), max payload: (\\d+)");
   private final DubboBootstrap bootstrap;
 
   private final RpcSettings settings;
   private final String serialization;
   private final int maxPayload;
+  private final DubboProtocol.Cluster cluster;
   /** One reference per service, version and group, made when a request is prepared. */
   private final Map<String, ReferenceConfig<?>> references = new ConcurrentHashMap<>();
   /** Callback mode: the notifier of each notifying reference, by the reference's key. */
   private final Map<String, DubboNotifier> notifiers = new ConcurrentHashMap<>();
 
-  DubboClient(RpcSettings settings, String serialization, int maxPayload) {
+  DubboClient(RpcSettings settings, String serialization, int maxPayload, DubboProtocol.Cluster cluster) {
     this.settings = settings;
+    this.cluster = cluster;
     this.serialization = serialization;
     this.maxPayload = maxPayload;
     DubboSerialization.secureKryo();
@@ -114,19 +124,49 @@ public final class DubboClient implements RpcClient {
     }
     // The consumer's serialization travels in the URL; prefer.serialization stops Dubbo 3 from
     // negotiating its own default (fastjson2) instead. client=exact keeps 127.0.0.1 as given.
-    reference.setUrl("dubbo://" + settings.host() + ":" + settings.port() + "/" + serviceName
-        + "?serialization=" + serialization + "&prefer.serialization=" + serialization
-        + "&client=" + ExactAddressTransporter.NAME + "&payload=" + maxPayload
-        // A lost connection is retried every max(least-reconnect-duration, heartbeat) ms, by default
-        // every 60 s: a restarted server went unused for 45-50 s. Retry every second instead.
-        + "&heartbeat=" + RECONNECT_MILLIS + "&dubbo.application.least-reconnect-duration=" + RECONNECT_MILLIS);
+    Map<String, String> parameters = new LinkedHashMap<>();
+    parameters.put("serialization", serialization);
+    parameters.put("prefer.serialization", serialization);
+    parameters.put("client", ExactAddressTransporter.NAME);
+    parameters.put("payload", Integer.toString(maxPayload));
+    // A lost connection is retried every max(least-reconnect-duration, heartbeat) ms, by default
+    // every 60 s: a restarted server went unused for 45-50 s. Retry every second instead.
+    parameters.put("heartbeat", Integer.toString(RECONNECT_MILLIS));
+    parameters.put("dubbo.application.least-reconnect-duration", Integer.toString(RECONNECT_MILLIS));
+    if (settings.viaRegistry().isPresent()) {
+      Registry registry = settings.viaRegistry().get();
+      RegistryConfig config = new RegistryConfig(registry.toString());
+      config.setTimeout(REGISTRY_TIMEOUT_MILLIS); // connecting to ZooKeeper; Dubbo's default is 30 s
+      config.setRegister(false); // a consumer's own entry would carry the machine's address, not loopback
+      reference.setRegistry(config);
+      // Interface-level discovery, as the lab's providers register (and as Dubbo 2 did).
+      parameters.put("migration.step", "FORCE_INTERFACE");
+      reference.setParameters(parameters);
+    } else {
+      String query = String.join("&", parameters.entrySet().stream().map(e -> e.getKey() + "=" + e.getValue()).toList());
+      // Several providers called directly: Dubbo's own cluster over the listed URLs.
+      reference.setUrl(String.join(";", settings.targets().stream()
+          .map(t -> "dubbo://" + t + "/" + serviceName + "?" + query).toList()));
+    }
+    reference.setLoadbalance(cluster.loadbalance());
+    reference.setCluster(cluster.strategy());
     reference.setTimeout((int) Math.min(Integer.MAX_VALUE, settings.timeoutMillis()));
-    reference.setRetries(0); // a retry would hide a failure and count one call twice
+    reference.setRetries(cluster.retries()); // by default none: a retry would hide a failure and time two calls as one
     reference.setCheck(true); // fail when the request is prepared, not on the first call, if the server is not there
     if (settings.connections() > 0) {
       reference.setConnections(settings.connections());
     }
-    Object proxy = reference.get();
+    Object proxy;
+    try {
+      proxy = reference.get();
+    } catch (IllegalStateException e) {
+      if (settings.viaRegistry().isPresent() && String.valueOf(e.getMessage()).contains("No provider available")) {
+        // Not chained: Dubbo's message, the root cause, is the consumer's whole URL.
+        throw new IllegalStateException("no provider of " + serviceName + " is registered and reachable in "
+            + settings.registry());
+      }
+      throw e;
+    }
     references.put(key, reference);
     return proxy;
   }

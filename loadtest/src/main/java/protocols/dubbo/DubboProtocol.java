@@ -1,7 +1,11 @@
 package protocols.dubbo;
 
 import contract.dubbo.DubboSerialization;
+import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import protocols.rpc.Registry;
 import protocols.rpc.RpcProtocol;
 import protocols.rpc.RpcProtocolKey;
 import protocols.rpc.RpcSettings;
@@ -12,13 +16,33 @@ public final class DubboProtocol extends RpcProtocol<DubboProtocol, DubboClient>
 
   /** Dubbo's own payload limit (URL parameter payload), also the echo server's --payload default. */
   static final int DEFAULT_PAYLOAD = 8 * 1024 * 1024;
+  /** Dubbo's load balancers (its LoadBalance extensions). */
+  static final List<String> LOAD_BALANCERS = List.of("random", "roundrobin", "leastactive", "shortestresponse",
+      "consistenthash");
+  /** Dubbo's cluster strategies (its Cluster extensions) that make one call. */
+  static final List<String> CLUSTERS = List.of("failover", "failfast", "failsafe", "failback", "available");
 
   private final String serialization;
+  private final Cluster cluster;
+
+  /**
+   * How a reference spreads calls over several providers: Dubbo's own load balancer and cluster
+   * strategy, and the retries of a failover cluster (0 by default: a retry would hide a failure and
+   * time two calls as one).
+   */
+  record Cluster(String loadbalance, String strategy, int retries) {
+    static final Cluster DEFAULT = new Cluster("random", "failover", 0);
+  }
 
   DubboProtocol(RpcSettings settings, String serialization) {
-    super(settings, new Spec<>(KEY, "dubbo", DEFAULT_PAYLOAD, s -> new DubboProtocol(s, serialization),
-        (p, loops) -> new DubboClient(p.settings(), serialization, p.maxMessageBytes())));
+    this(settings, serialization, Cluster.DEFAULT);
+  }
+
+  private DubboProtocol(RpcSettings settings, String serialization, Cluster cluster) {
+    super(settings, new Spec<>(KEY, "dubbo", DEFAULT_PAYLOAD, s -> new DubboProtocol(s, serialization, cluster),
+        (p, loops) -> new DubboClient(p.settings(), serialization, p.maxMessageBytes(), cluster)));
     this.serialization = serialization;
+    this.cluster = cluster;
   }
 
   /** hessian2 (Dubbo's default), kryo (the write-up's) or fastjson2; the server must use the same. */
@@ -27,11 +51,51 @@ public final class DubboProtocol extends RpcProtocol<DubboProtocol, DubboClient>
       throw new IllegalArgumentException("Dubbo serialization must be one of "
           + String.join("|", DubboSerialization.SUPPORTED) + ", got '" + name + "'");
     }
-    return new DubboProtocol(settings(), name);
+    return new DubboProtocol(settings(), name, cluster);
+  }
+
+  /** Dubbo's load balancer over several providers: random (its default), roundrobin, leastactive, ... */
+  public DubboProtocol loadbalance(String name) {
+    return new DubboProtocol(settings(), serialization,
+        new Cluster(oneOf("loadbalance", name, LOAD_BALANCERS), cluster.strategy(), cluster.retries()));
+  }
+
+  /** Dubbo's cluster strategy: failover (its default), failfast, failsafe, failback, available. */
+  public DubboProtocol cluster(String name) {
+    return new DubboProtocol(settings(), serialization,
+        new Cluster(cluster.loadbalance(), oneOf("cluster", name, CLUSTERS), cluster.retries()));
+  }
+
+  /** Retries of a failover cluster on another provider (default 0: each call is timed once, as it went). */
+  public DubboProtocol retries(int retries) {
+    if (retries < 0 || retries > 10) {
+      throw new IllegalArgumentException("Dubbo retries must be between 0 and 10, got " + retries);
+    }
+    return new DubboProtocol(settings(), serialization, new Cluster(cluster.loadbalance(), cluster.strategy(), retries));
+  }
+
+  private static String oneOf(String what, String name, List<String> allowed) {
+    if (!allowed.contains(name)) {
+      throw new IllegalArgumentException("Dubbo " + what + " must be one of " + String.join("|", allowed) + ", got '"
+          + name + "'");
+    }
+    return name;
   }
 
   public String serialization() {
     return serialization;
+  }
+
+  @Override
+  public Set<Registry.Kind> registries() {
+    return Set.of(Registry.Kind.ZOOKEEPER);
+  }
+
+  @Override
+  public String balancing() {
+    return settings().viaRegistry().isPresent() || settings().targets().size() > 1
+        ? "Dubbo's own: " + cluster.strategy() + " cluster, " + cluster.loadbalance() + " load balancer, "
+        + cluster.retries() + " retries" : "one server";
   }
 
   @Override
@@ -43,6 +107,10 @@ public final class DubboProtocol extends RpcProtocol<DubboProtocol, DubboClient>
 
   @Override
   public Map<String, Object> describe() {
-    return Map.of("serialization", serialization);
+    Map<String, Object> d = new LinkedHashMap<>();
+    d.put("serialization", serialization);
+    settings().viaRegistry().ifPresent(r -> d.put("discovery", "interface-level (Dubbo 2 style): providers register"
+        + " their URLs under the interface, the consumer subscribes with migration step FORCE_INTERFACE"));
+    return d;
   }
 }

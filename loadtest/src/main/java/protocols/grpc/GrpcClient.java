@@ -62,7 +62,10 @@ public final class GrpcClient implements RpcClient {
     for (int i = 0; i < n; i++) {
       // directExecutor: replies are handed straight from the transport thread to the core, which
       // stamps the time (and hops to the virtual user's event loop if it is another); nothing blocks there.
-      NettyChannelBuilder builder = NettyChannelBuilder.forAddress(settings.host(), settings.port())
+      NettyChannelBuilder builder = (settings.targets().size() == 1
+          ? NettyChannelBuilder.forAddress(settings.host(), settings.port())
+          : NettyChannelBuilder.forTarget(ProviderList.target())
+              .nameResolverFactory(new ProviderList(settings.targets())).defaultLoadBalancingPolicy("round_robin"))
           .usePlaintext()
           .directExecutor()
           .maxInboundMessageSize(maxMessage);

@@ -28,6 +28,13 @@ public final class GrpcProtocol extends RpcProtocol<GrpcProtocol, GrpcClient> {
   }
 
   @Override
+  public String balancing() {
+    return settings().targets().size() > 1
+        ? "gRPC's own: a resolver naming the providers, the round_robin policy over a subchannel per provider"
+        : "one server";
+  }
+
+  @Override
   public Map<String, Object> describe() {
     return Map.of("channels", settings().connections() == 0 ? "one per event loop" : settings().connections());
   }

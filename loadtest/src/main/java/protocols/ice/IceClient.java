@@ -1,6 +1,8 @@
 package protocols.ice;
 
 import com.zeroc.Ice.Communicator;
+import com.zeroc.Ice.ConnectFailedException;
+import com.zeroc.Ice.NotRegisteredException;
 import com.zeroc.Ice.ConnectTimeoutException;
 import com.zeroc.Ice.InitializationData;
 import com.zeroc.Ice.InvocationTimeoutException;
@@ -26,7 +28,9 @@ import protocols.rpc.RpcSettings;
 import protocols.rpc.SizeLimit;
 
 /**
- * One Ice communicator per run. Ice shares one connection per server by default; with
+ * One Ice communicator per run, with IceGrid's locator as its default locator when the run goes
+ * through a registry (proxies are then indirect, {@code identity@adapterId}). Ice shares one
+ * connection per server by default; with
  * {@code connections} = N the users are spread over N proxies with distinct connection ids, hence N
  * connections. In sync mode every proxy carries an invocation timeout of the run's timeout; in async
  * mode none: Ice runs each one on a locked JDK scheduled executor, a per-call cost (7% of a profiled
@@ -41,11 +45,15 @@ public final class IceClient implements RpcClient {
   private final Map<String, ObjectPrx[]> proxies = new HashMap<>();
   private final AtomicInteger next = new AtomicInteger();
   private final int maxMessage;
+  private final String adapterId;
 
-  IceClient(RpcSettings settings, int maxMessage) {
+  IceClient(RpcSettings settings, int maxMessage, String adapterId) {
     this.settings = settings;
+    this.adapterId = adapterId;
     InitializationData init = new InitializationData();
     init.properties = IceSettings.properties(maxMessage);
+    settings.viaRegistry().ifPresent(r -> init.properties.setProperty("Ice.Default.Locator",
+        IceSettings.LOCATOR + ":tcp -h " + r.address().host() + " -p " + r.address().port()));
     this.maxMessage = init.properties.getPropertyAsInt("Ice.MessageSizeMax") * 1024;
     // Replies to async calls are read and completed on this pool; one thread per core.
     init.properties.setProperty("Ice.ThreadPool.Client.Size",
@@ -66,10 +74,17 @@ public final class IceClient implements RpcClient {
     }
     int n = Math.max(1, settings.connections());
     made = new ObjectPrx[n];
-    String endpoint = Util.identityToString(Util.stringToIdentity(identity)) + ":tcp -h " + settings.host()
-        + " -p " + settings.port();
+    String name = Util.identityToString(Util.stringToIdentity(identity));
+    // Through IceGrid an indirect proxy: the locator gives the group's endpoints. With several of them,
+    // Ice's own per-call choice: no cached connection, so each call picks an endpoint (random).
+    String proxy = settings.viaRegistry().isPresent() ? name + "@" + adapterId
+        : name + String.join("", settings.targets().stream().map(t -> ":tcp -h " + t.host() + " -p " + t.port()).toList());
+    boolean spread = settings.viaRegistry().isPresent() || settings.targets().size() > 1;
     for (int i = 0; i < n; i++) {
-      ObjectPrx prx = communicator.stringToProxy(endpoint);
+      ObjectPrx prx = communicator.stringToProxy(proxy);
+      if (spread) {
+        prx = prx.ice_connectionCached(false);
+      }
       if (settings.mode() == InvocationMode.SYNC) {
         prx = prx.ice_invocationTimeout((int) Math.min(Integer.MAX_VALUE, settings.timeoutMillis()));
       }
@@ -77,12 +92,25 @@ public final class IceClient implements RpcClient {
       try {
         made[i].ice_invocationTimeout(STARTUP_TIMEOUT_MILLIS).ice_ping();
       } catch (ObjectNotExistException e) {
-        throw new IllegalArgumentException("the Ice server at " + settings.host() + ":" + settings.port()
-            + " has no object '" + identity + "'");
+        throw new IllegalArgumentException("the Ice server at " + where() + " has no object '" + identity + "'");
+      } catch (NotRegisteredException e) {
+        throw new IllegalArgumentException("the IceGrid registry at " + settings.registry().address()
+            + " knows no " + e.kindOfObject + " '" + e.id + "': no provider registered it");
+      } catch (InvocationTimeoutException | ConnectFailedException e) {
+        if (settings.viaRegistry().isPresent()) {
+          throw new IllegalStateException("the IceGrid registry at " + settings.registry().address()
+              + " (or the providers it named) did not answer within " + STARTUP_TIMEOUT_MILLIS + " ms: "
+              + e.getClass().getSimpleName());
+        }
+        throw e;
       }
     }
     proxies.put(identity, made);
     return made;
+  }
+
+  private String where() {
+    return settings.viaRegistry().map(r -> "IceGrid " + r.address()).orElse(settings.host() + ":" + settings.port());
   }
 
   /** The next of {@code proxies}, in turn. */

@@ -1,17 +1,55 @@
 package protocols.ice;
 
 import contract.zeroc.IceSettings;
+import java.util.Map;
+import java.util.Set;
+import protocols.rpc.Registry;
 import protocols.rpc.RpcProtocol;
 import protocols.rpc.RpcProtocolKey;
 import protocols.rpc.RpcSettings;
 
-/** {@code ice.target("127.0.0.1", 10000)...}: the shared settings; maxMessageBytes is Ice.MessageSizeMax. */
+/**
+ * {@code ice.target("127.0.0.1", 10000)...}: the shared settings; maxMessageBytes is Ice.MessageSizeMax.
+ * Through IceGrid ({@code registry(Registry.icegrid(...))}) its proxies are indirect: {@code identity@group}.
+ */
 public final class IceProtocol extends RpcProtocol<IceProtocol, IceClient> {
   public static final RpcProtocolKey<IceProtocol> KEY = new RpcProtocolKey<>(IceProtocol.class);
 
+  private final String adapterId;
+
   IceProtocol(RpcSettings settings) {
-    super(settings, new Spec<>(KEY, "ice", IceSettings.DEFAULT_MAX_MESSAGE, IceProtocol::new,
-        (p, loops) -> new IceClient(p.settings(), p.maxMessageBytes())));
+    this(settings, IceSettings.REPLICA_GROUP);
+  }
+
+  private IceProtocol(RpcSettings settings, String adapterId) {
+    super(settings, new Spec<>(KEY, "ice", IceSettings.DEFAULT_MAX_MESSAGE, s -> new IceProtocol(s, adapterId),
+        (p, loops) -> new IceClient(p.settings(), p.maxMessageBytes(), adapterId)));
+    this.adapterId = adapterId;
+  }
+
+  /** Through IceGrid: the adapter id or replica group the objects are on (default the echo servers' {@value IceSettings#REPLICA_GROUP}). */
+  public IceProtocol adapterId(String id) {
+    if (id == null || id.isBlank() || id.contains("@") || id.contains(":")) {
+      throw new IllegalArgumentException("an Ice adapter id is a plain name, e.g. EchoGroup, got '" + id + "'");
+    }
+    return new IceProtocol(settings(), id);
+  }
+
+  @Override
+  public Set<Registry.Kind> registries() {
+    return Set.of(Registry.Kind.ICEGRID);
+  }
+
+  @Override
+  public String balancing() {
+    return settings().viaRegistry().isPresent() || settings().targets().size() > 1
+        ? "Ice's own: proxies with connection caching off, so each call picks one of the endpoints (random)"
+        : "one server";
+  }
+
+  @Override
+  public Map<String, Object> describe() {
+    return settings().viaRegistry().isPresent() ? Map.of("adapterId", adapterId) : Map.of();
   }
 
   @Override

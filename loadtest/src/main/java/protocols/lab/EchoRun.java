@@ -28,19 +28,22 @@ public final class EchoRun {
 
   private final RpcFramework<?, ?> framework;
   private final LoadParams params;
-  private final EmbeddedServer server;
-  private final HostPort target;
+  private final Deployment deployment;
+  private final Endpoints endpoints;
   private final Faults faults;
   private final LabRun run;
 
-  private EchoRun(RpcFramework<?, ?> framework, LoadParams params, EmbeddedServer server, HostPort target,
-                  LabRun run) {
+  private EchoRun(RpcFramework<?, ?> framework, LoadParams params, Deployment deployment, Endpoints endpoints,
+                  LabRun run, long firstCallMillis) {
     this.framework = framework;
     this.params = params;
-    this.server = server;
-    this.target = target;
+    this.deployment = deployment;
+    this.endpoints = endpoints;
     this.run = run;
-    this.faults = new Faults(params.faults(), server, !params.faultsInLevel(), run.faults());
+    this.faults = new Faults(params.faults(), deployment == null ? on -> {
+      throw new IllegalStateException("no embedded server");
+    } : deployment, !params.faultsInLevel(), run.faults());
+    run.started(framework.name(), firstCallMillis, deployment == null ? null : deployment::served);
   }
 
   /**
@@ -50,7 +53,12 @@ public final class EchoRun {
   public static EchoRun start(RpcFramework<?, ?> framework, LoadParams params, String targetParam, LabRun run) {
     return orExit(() -> {
       List<String> args = framework.serverArgs(params); // checks the framework's own -D parameters
+      Deployment.Plan plan = Deployment.Plan.of(params);
       if (params.target(targetParam).isPresent()) {
+        if (!plan.equals(Deployment.Plan.ONE_DIRECT)) {
+          throw new IllegalArgumentException("-Dproviders and -Dregistry start the lab's own providers; leave out -D"
+              + targetParam);
+        }
         if (!params.faults().isEmpty()) {
           throw new IllegalArgumentException("-Dfaults acts on the embedded server; leave out -D" + targetParam);
         }
@@ -60,17 +68,29 @@ public final class EchoRun {
         }
         HostPort target = params.target(targetParam).get();
         checkReachable(framework.name(), target, targetParam);
-        probe(framework, params, target, "-D" + targetParam);
-        return new EchoRun(framework, params, null, target, run);
+        long start = System.nanoTime();
+        probe(framework, params, Endpoints.direct(target), "-D" + targetParam);
+        return new EchoRun(framework, params, null, Endpoints.direct(target), run, millisSince(start));
       }
-      EmbeddedServer server = EmbeddedServer.start(framework.name(), framework.serverMainClass(), args);
+      plan.registryKind().ifPresent(kind -> {
+        if (!framework.protocol(params).registries().contains(kind)) {
+          throw new IllegalArgumentException("-Dregistry=" + kind.scheme() + ": " + framework.name() + " has no "
+              + kind.scheme() + " registry" + (framework.protocol(params).registries().isEmpty()
+              ? "; -Dproviders alone spreads its calls over several providers" : ""));
+        }
+      });
+      Deployment deployment = Deployment.start(plan, framework.name(), framework.serverMainClass(), args);
+      Endpoints endpoints = new Endpoints(deployment.addresses(), deployment.registry().orElse(null));
+      long start;
       try {
-        probe(framework, params, server.address(), "embedded");
-      } catch (IllegalStateException e) {
-        server.close();
+        deployment.check(params.faults());
+        start = System.nanoTime();
+        probe(framework, params, endpoints, endpoints.deployed() ? "embedded, " + endpoints : "embedded");
+      } catch (IllegalStateException | IllegalArgumentException e) {
+        deployment.close();
         throw e;
       }
-      return new EchoRun(framework, params, server, server.address(), run);
+      return new EchoRun(framework, params, deployment, endpoints, run, millisSince(start));
     });
   }
 
@@ -80,11 +100,17 @@ public final class EchoRun {
    */
   public static <C extends RpcClient, R> void probe(RpcFramework<C, R> framework, LoadParams params, HostPort target,
                                                     String source) {
+    probe(framework, params, Endpoints.direct(target), source);
+  }
+
+  /** The same through {@code endpoints}: the registry, or one of several providers, must answer. */
+  static <C extends RpcClient, R> void probe(RpcFramework<C, R> framework, LoadParams params, Endpoints target,
+                                             String source) {
     Duration timeout = params.timeout().compareTo(PROBE_TIMEOUT) > 0 ? params.timeout() : PROBE_TIMEOUT;
     R order = framework.order(1, params);
     R reply = null;
     String limit = null;
-    try (C client = framework.newClient(params, target, InvocationMode.ASYNC, timeout)) {
+    try (C client = framework.newClient(params, target, InvocationMode.ASYNC, timeout, null)) {
       try {
         reply = framework.echo(client).callAsync(client, order).toCompletableFuture()
             .get(timeout.toMillis() + 1_000, TimeUnit.MILLISECONDS);
@@ -99,9 +125,11 @@ public final class EchoRun {
       throw new IllegalStateException("interrupted while probing the " + framework.name() + " server at " + target);
     } catch (Exception | LinkageError e) {
       Throwable cause = e instanceof TimeoutException ? e : Errors.unwrap(e);
-      throw new IllegalStateException("the server at " + target + " (" + source + ") does not answer a "
-          + framework.name() + " echo call: " + (cause instanceof TimeoutException ? "no reply within "
-          + timeout.toMillis() + " ms" : Errors.rootMessage(cause)));
+      String why = cause instanceof TimeoutException ? "no reply within " + timeout.toMillis() + " ms"
+          : Errors.rootMessage(cause);
+      throw new IllegalStateException(target.viaRegistry().map(r -> "no " + framework.name() + " echo call through "
+          + r + " (" + source + "): " + why).orElse("the server at " + target + " (" + source + ") does not answer a "
+          + framework.name() + " echo call: " + why));
     }
     if (limit != null) {
       throw new IllegalStateException("the first " + framework.name() + " echo call to " + target + " (" + source
@@ -111,6 +139,10 @@ public final class EchoRun {
       throw new IllegalStateException("the server at " + target + " (" + source + ") answered a " + framework.name()
           + " echo call with a different order: it is not an echo server of this contract");
     }
+  }
+
+  private static long millisSince(long startNanos) {
+    return (System.nanoTime() - startNanos) / 1_000_000;
   }
 
   /** Runs {@code step}; an {@link IllegalArgumentException} or {@link IllegalStateException} ends the JVM with one line (exit 1). */
@@ -123,11 +155,16 @@ public final class EchoRun {
   }
 
   static void checkReachable(String framework, HostPort target, String targetParam) {
+    checkReachable(target, "the " + framework + " server", targetParam);
+  }
+
+  /** One line unless {@code what} (e.g. "the zookeeper registry") at {@code target} accepts a connection. */
+  static void checkReachable(HostPort target, String what, String param) {
     try (Socket s = new Socket()) {
       s.connect(new InetSocketAddress(target.host(), target.port()), CONNECT_CHECK_MILLIS);
     } catch (IOException e) {
-      throw new IllegalStateException("cannot reach the " + framework + " server at " + target + " (-D" + targetParam
-          + "): " + Errors.oneLine(e));
+      throw new IllegalStateException("cannot reach " + what + " at " + target + " (-D" + param + "): "
+          + Errors.oneLine(e));
     }
   }
 
@@ -139,8 +176,14 @@ public final class EchoRun {
     return params;
   }
 
+  /** The one server's address: the first provider's when there are several. */
   public HostPort target() {
-    return target;
+    return endpoints.targets().get(0);
+  }
+
+  /** Where the client finds the servers: one, several, or a registry. */
+  public Endpoints endpoints() {
+    return endpoints;
   }
 
   public LabRun run() {
@@ -153,7 +196,7 @@ public final class EchoRun {
 
   /** The framework's protocol with the shared -D parameters, the target and {@code mode} applied. */
   public RpcProtocol<?, ?> protocol(InvocationMode mode) {
-    return orExit(() -> framework.configured(params, target, mode));
+    return orExit(() -> framework.configured(params, endpoints, mode));
   }
 
   /** The levels of this framework in {@code mode}; {@code framework} names them in a run of several, else null. */
@@ -166,16 +209,16 @@ public final class EchoRun {
    * the previous one did; nothing with -Dtarget.
    */
   public void freshServer() {
-    if (server != null) {
-      server.restart();
+    if (deployment != null) {
+      deployment.restartProviders();
     }
   }
 
-  /** Cancels the faults still to come, then stops the embedded server, if this run started one. */
+  /** Cancels the faults still to come, then stops the embedded providers and registry, if this run started them. */
   public void stop() {
     faults.cancel();
-    if (server != null) {
-      server.close();
+    if (deployment != null) {
+      deployment.close();
     }
   }
 }

@@ -24,9 +24,11 @@ import protocols.load.Faults;
  * An echo server in its own JVM, started from this class path: it is ready when it prints its
  * {@code READY} line, and is stopped with SIGTERM (then killed if it lingers) so no process is left.
  */
-public final class EmbeddedServer implements AutoCloseable, Faults.FaultTarget {
+public final class EmbeddedServer implements AutoCloseable, Faults.FaultTarget, Faults.Reporting {
   private static final Duration START_TIMEOUT = Duration.ofSeconds(60);
   private static final String READY_PREFIX = "READY ";
+  /** servers.common.Served's line: the calls the server counted since it started. */
+  private static final String SERVED_PREFIX = "SERVED ";
 
   private final String framework;
   private final List<String> command;
@@ -38,6 +40,15 @@ public final class EmbeddedServer implements AutoCloseable, Faults.FaultTarget {
   private final Path log;
   private final Thread killOnExit;
   private final AtomicLong stdoutLines = new AtomicLong();
+  /** Starts of the process so far (a restart is another life); a life's count is only its own. */
+  private volatile int lives = 1;
+  /** Calls served by the lives before this one, and by this one so far, as the server counted them. */
+  private final Object counts = new Object();
+  private long servedBefore;
+  private long servedNow;
+  /** When this life's first SERVED line came (System.nanoTime), 0 before. */
+  private volatile long firstServedNanos;
+  private volatile Thread drain;
 
   private EmbeddedServer(String framework, List<String> command, Process process, HostPort address, Path log) {
     this.framework = framework;
@@ -99,11 +110,17 @@ public final class EmbeddedServer implements AutoCloseable, Faults.FaultTarget {
       throw new IllegalStateException("embedded " + framework + " server did not start within "
           + START_TIMEOUT.toSeconds() + " s: " + lastLogLine());
     }
-    // Keep draining stdout so the server never blocks on a full pipe.
+    // Keep draining stdout so the server never blocks on a full pipe; its SERVED lines are its count.
+    int life = lives;
     Thread drain = new Thread(() -> {
       try {
-        while (out.readLine() != null) {
-          stdoutLines.incrementAndGet();
+        String line;
+        while ((line = out.readLine()) != null) {
+          if (line.startsWith(SERVED_PREFIX)) {
+            served(life, line);
+          } else {
+            stdoutLines.incrementAndGet();
+          }
         }
       } catch (IOException ignored) {
         // process ended
@@ -111,6 +128,7 @@ public final class EmbeddedServer implements AutoCloseable, Faults.FaultTarget {
     }, framework + "-server-stdout");
     drain.setDaemon(true);
     drain.start();
+    this.drain = drain;
   }
 
   private String lastLogLine() {
@@ -129,6 +147,41 @@ public final class EmbeddedServer implements AutoCloseable, Faults.FaultTarget {
 
   public HostPort address() {
     return address;
+  }
+
+  private void served(int life, String line) {
+    long n;
+    try {
+      n = Long.parseLong(line.substring(SERVED_PREFIX.length()).trim());
+    } catch (NumberFormatException e) {
+      return;
+    }
+    synchronized (counts) {
+      if (life != lives) {
+        return; // a line from a life that is over, read late
+      }
+      if (n > 0 && firstServedNanos == 0) {
+        firstServedNanos = System.nanoTime();
+      }
+      servedNow = Math.max(servedNow, n);
+    }
+  }
+
+  /**
+   * The calls this server served, as it counted them, over all its lives: exact once it was stopped
+   * (its last line is read before {@link #close} returns), within 100 ms of calls while it runs, and
+   * short of what a killed life served in its last 100 ms.
+   */
+  public long served() {
+    synchronized (counts) {
+      return servedBefore + servedNow;
+    }
+  }
+
+  /** When the current life of the server reported its first call served (System.nanoTime, within 100 ms), or 0. */
+  @Override
+  public long firstServedNanos() {
+    return firstServedNanos;
   }
 
   /** Lines the server printed after its ready line, on stdout and stderr, restarts included. */
@@ -185,6 +238,12 @@ public final class EmbeddedServer implements AutoCloseable, Faults.FaultTarget {
       throw new IllegalStateException("the embedded " + framework + " server was stopped: not restarted");
     }
     kill();
+    synchronized (counts) {
+      servedBefore += servedNow;
+      servedNow = 0;
+      firstServedNanos = 0;
+      lives++;
+    }
     try {
       process = new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.appendTo(log.toFile())).start();
     } catch (IOException e) {
@@ -223,10 +282,16 @@ public final class EmbeddedServer implements AutoCloseable, Faults.FaultTarget {
     if (stopped) {
       sendSignal("CONT"); // a stopped process cannot act on SIGTERM
     }
-    process.destroy();
+    // SIGTERM through the handle: Process.destroy() would also close our end of its stdout, losing the
+    // last SERVED line the server prints as it stops.
+    process.toHandle().destroy();
     try {
       if (!process.waitFor(10, TimeUnit.SECONDS)) {
         process.destroyForcibly().waitFor(5, TimeUnit.SECONDS);
+      }
+      Thread reader = drain;
+      if (reader != null) {
+        reader.join(2_000); // its last SERVED line
       }
     } catch (InterruptedException e) {
       process.destroyForcibly();

@@ -10,11 +10,14 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.function.Supplier;
 import protocols.load.FailureWatch;
 import protocols.load.FaultWindows;
 import protocols.load.SummaryListener;
 import protocols.load.Warmup;
+import protocols.rpc.HostPort;
 import protocols.rpc.InvocationMode;
 import protocols.rpc.RpcProtocol;
 import protocols.rpc.RpcRun;
@@ -48,6 +51,12 @@ public final class LabRun implements RunObserver {
   private final List<SummaryListener> listeners = new CopyOnWriteArrayList<>();
   private final Set<RpcProtocol<?, ?>> protocolsSeen = Collections.newSetFromMap(new IdentityHashMap<>());
   private final List<Map<String, Object>> protocols = new CopyOnWriteArrayList<>();
+  /** Per framework, how it started: its first call's time and, for providers the lab started, their counts. */
+  private final Map<String, Started> started = new ConcurrentHashMap<>();
+
+  /** How a framework's client started: its first OK call after (ms), and what its providers served, or null. */
+  private record Started(long firstCallMillis, Supplier<List<Map<String, Object>>> served) {
+  }
   private final ExitStatus exit = new ExitStatus();
   private final RpcRun protocol = RpcRun.observedBy(this::attach);
   private RunReport report;
@@ -124,9 +133,34 @@ public final class LabRun implements RunObserver {
     return warmups.stream().map(Warmup::outcome).flatMap(Optional::stream).toList();
   }
 
-  List<Map<String, Object>> protocols() {
-    return new ArrayList<>(protocols);
+  /**
+   * {@code framework}'s client started: a fresh client's first OK echo (the probe: the client's own
+   * start, discovery and connection included) took {@code firstCallMillis}; {@code served}, if not
+   * null, tells at the end of the run what each of its providers served.
+   */
+  public void started(String framework, long firstCallMillis, Supplier<List<Map<String, Object>>> served) {
+    started.put(framework, new Started(firstCallMillis, served));
   }
+
+  /** The protocol tables, each with its framework's first call and what its providers served, as they counted it. */
+  List<Map<String, Object>> protocols() {
+    List<Map<String, Object>> out = new ArrayList<>();
+    for (Map<String, Object> p : protocols) {
+      Started s = started.get(String.valueOf(p.get("framework")));
+      if (s == null) {
+        out.add(p);
+        continue;
+      }
+      Map<String, Object> with = new LinkedHashMap<>(p);
+      with.put("firstCallMillis", s.firstCallMillis());
+      if (s.served() != null) {
+        with.put(RunInfo.SERVED_BY_PROVIDER, s.served().get());
+      }
+      out.add(with);
+    }
+    return out;
+  }
+
 
   // ----------------------------------------------------------------- what the plugin tells
 
@@ -182,7 +216,15 @@ public final class LabRun implements RunObserver {
     RpcSettings s = protocol.settings();
     Map<String, Object> p = new LinkedHashMap<>();
     p.put("framework", protocol.framework());
-    p.put("target", s.host() + ":" + s.port());
+    if (s.viaRegistry().isPresent()) {
+      p.put("registry", s.registry().toString());
+    } else {
+      p.put(s.targets().size() == 1 ? "target" : "targets", String.join(", ",
+          s.targets().stream().map(HostPort::toString).toList()));
+    }
+    if (s.viaRegistry().isPresent() || s.targets().size() > 1) {
+      p.put("balancing", protocol.balancing());
+    }
     p.put("mode", s.mode().label());
     p.put("timeoutMillis", s.timeoutMillis());
     if (s.mode() == InvocationMode.SYNC) {

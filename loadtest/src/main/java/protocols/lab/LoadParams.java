@@ -320,6 +320,11 @@ public final class LoadParams {
     return raw("serverDelayUs").map(v -> intParam("serverDelayUs", 0, 0, 10_000_000));
   }
 
+  /** Whether -Dproviders or -Dregistry asks for more than one server called directly. */
+  public boolean deployed() {
+    return !Deployment.Plan.of(this).equals(Deployment.Plan.ONE_DIRECT);
+  }
+
   /** {@code -Dconnections}: 0 keeps the framework's default. */
   public int connections() {
     return intParam("connections", 0, 0, 1_024);
@@ -382,6 +387,7 @@ public final class LoadParams {
     maxKoPercent();
     maxFailingSeconds();
     faults();
+    Deployment.Plan.of(this);
     injectors();
     injector().checkStartAt(java.time.Instant.now());
     return this;

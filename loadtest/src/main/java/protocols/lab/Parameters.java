@@ -70,6 +70,8 @@ public final class Parameters {
       new Param("faultsInLevel", "false", RUNS),
       new Param("connections", "0", CLIENTS),
       new Param("target", "unset", EnumSet.of(Use.ECHO)),
+      new Param("providers", "1", RUNS),
+      new Param("registry", "none", RUNS),
       new Param("orderNameChars", "unset", RUNS),
       new Param("maxMessageBytes", "unset", CLIENTS),
       new Param("serverDelayUs", "unset", CLIENTS),

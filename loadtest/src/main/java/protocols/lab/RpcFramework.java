@@ -123,7 +123,12 @@ public final class RpcFramework<C extends RpcClient, Req> {
 
   /** The protocol with every shared -D parameter, the target and {@code mode} applied. */
   public RpcProtocol<?, C> configured(LoadParams params, HostPort target, InvocationMode mode) {
-    return protocol(params).target(target.host(), target.port()).timeout(params.timeout()).mode(mode)
+    return configured(params, Endpoints.direct(target), mode);
+  }
+
+  /** The same calling {@code endpoints}: several providers, or a registry. */
+  public RpcProtocol<?, C> configured(LoadParams params, Endpoints endpoints, InvocationMode mode) {
+    return endpoints.applyTo(protocol(params)).timeout(params.timeout()).mode(mode)
         .syncThreads(params.syncThreads()).connections(params.connections()).koPause(params.koPause())
         .maxMessageBytes(params.maxMessageBytes().orElse(0));
   }
@@ -136,7 +141,13 @@ public final class RpcFramework<C extends RpcClient, Req> {
   /** The same on {@code loops} where the client can do its I/O on them (as on Gatling's), else null. */
   public C newClient(LoadParams params, HostPort target, InvocationMode mode, Duration timeout,
                      EventLoopGroup loops) {
-    return configured(params, target, mode).timeout(timeout).newClient(loops);
+    return newClient(params, Endpoints.direct(target), mode, timeout, loops);
+  }
+
+  /** The same calling {@code endpoints}. */
+  public C newClient(LoadParams params, Endpoints endpoints, InvocationMode mode, Duration timeout,
+                     EventLoopGroup loops) {
+    return configured(params, endpoints, mode).timeout(timeout).newClient(loops);
   }
 
   /** The echo method ready for {@code client}'s calls outside Gatling (the probe, the plain driver). */

@@ -25,6 +25,9 @@ final class FaultLevel {
   volatile long restored;
   volatile long firstOkAfterRestore;
   volatile long lastEnd;
+  /** The end of the last failed call that started in the fault window. */
+  volatile long lastKoEnd;
+  volatile Faults.FaultTarget restoredTarget;
 
   FaultLevel(String request, long start, List<Faults.Step> steps, boolean apart) {
     this.request = request;
@@ -34,9 +37,10 @@ final class FaultLevel {
     this.restoring = steps.get(steps.size() - 1).restores();
   }
 
-  void apply(Faults.Step step, Faults.FaultTarget server) {
+  void apply(Faults.Step step, Faults.Targets targets) {
     String error = null;
     try {
+      Faults.FaultTarget server = targets.of(step.on());
       switch (step.action()) {
         case "kill" -> server.kill();
         case "restart" -> server.restart();
@@ -46,12 +50,13 @@ final class FaultLevel {
       }
       if (step.restores()) {
         restored = System.nanoTime();
+        restoredTarget = server;
       }
     } catch (RuntimeException ex) {
       error = Errors.oneLine(ex);
       System.err.println("fault " + step.action() + " in " + request + " failed: " + error);
     }
-    events.add(new RunInfo.FaultEvent(step.action(), step.at().toMillis() / 1000.0, seconds(System.nanoTime()), error));
+    events.add(new RunInfo.FaultEvent(step.label(), step.at().toMillis() / 1000.0, seconds(System.nanoTime()), error));
   }
 
   boolean inWindow(long nanos) {
@@ -75,6 +80,9 @@ final class FaultLevel {
     }
     if (inWindow(startNanos)) {
       (ok ? okDuringFault : koDuringFault).increment();
+      if (!ok && endNanos > lastKoEnd) {
+        lastKoEnd = endNanos;
+      }
     }
   }
 
@@ -90,7 +98,18 @@ final class FaultLevel {
         restored == 0 ? null : seconds(restored), koDuringFault.sum(), okDuringFault.sum(), firstOk,
         steadyAfterRestoreMillis(),
         !restoring || !observed ? null : firstOk != null && firstOk <= Faults.RECOVERY_BOUND.toMillis(),
-        lastEnd == 0 ? null : seconds(lastEnd));
+        lastEnd == 0 ? null : seconds(lastEnd), lastKoEnd == 0 ? null : (lastKoEnd - faultStart) / 1_000_000,
+        servedAgainMillis());
+  }
+
+  /** From the restart to the restarted server's first call served, as it reported it; null if unknown. */
+  private Long servedAgainMillis() {
+    long back = restored;
+    if (back == 0 || !(restoredTarget instanceof Faults.Reporting r)) {
+      return null;
+    }
+    long first = r.firstServedNanos();
+    return first == 0 ? null : Math.max(0, first - back) / 1_000_000;
   }
 
   /** From the restart to the end of the first full second with {@link #Faults.STEADY_SHARE} of the pre-fault mean. */

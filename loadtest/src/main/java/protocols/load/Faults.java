@@ -27,7 +27,7 @@ public final class Faults {
   public static final Duration RECOVERY_BOUND = Duration.ofSeconds(5);
   /** Throughput is steady again at the first full second after the restart with this share of the pre-fault mean. */
   static final double STEADY_SHARE = 0.9;
-  private static final Pattern STEP = Pattern.compile("(kill|restart|stop|cont)@(\\d+)(ms|s)");
+  private static final Pattern STEP = Pattern.compile("(kill|restart|stop|cont)@(\\d+)(ms|s)(?::(?:provider=(\\d+)|(registry)))?");
 
   /** What faults act on: a server that can be killed, restarted, stopped and continued. */
   public interface FaultTarget {
@@ -39,15 +39,54 @@ public final class Faults {
     void signal(String name);
   }
 
-  /** One fault: what to do to the server, and when after the level's start. */
-  public record Step(String action, Duration at) {
+  /**
+   * What the servers report of themselves, for the time a provider took to get calls again; 0 when
+   * unknown (a server that does not report).
+   */
+  public interface Reporting {
+    /** When the server's current life reported its first call served (System.nanoTime), or 0. */
+    long firstServedNanos();
+  }
+
+  /**
+   * What a step acts on: every provider (no suffix; the one server of most runs), provider {@code n}
+   * ({@code :provider=n}, from 1), or the registry ({@code :registry}).
+   */
+  public record On(int provider, boolean registry) {
+    public static final On PROVIDERS = new On(0, false);
+    public static final On REGISTRY = new On(0, true);
+
+    /** How a step's target is shown: empty for every provider, "provider 2", "registry". */
+    public String label() {
+      return registry ? "registry" : provider == 0 ? "" : "provider " + provider;
+    }
+  }
+
+  /** What the steps act on, by what each names. */
+  @FunctionalInterface
+  public interface Targets {
+    /** The target of {@code on}; an {@link IllegalArgumentException} if there is none such. */
+    FaultTarget of(On on);
+  }
+
+  /** One fault: what to do, to what, and when after the level's start. */
+  public record Step(String action, Duration at, On on) {
+    public Step(String action, Duration at) {
+      this(action, at, On.PROVIDERS);
+    }
+
     boolean restores() {
       return action.equals("restart") || action.equals("cont");
+    }
+
+    /** The step as the faults table shows it: "kill", "restart provider 2". */
+    public String label() {
+      return on.label().isEmpty() ? action : action + " " + on.label();
     }
   }
 
   private final List<Step> steps;
-  private final FaultTarget server;
+  private final Targets targets;
   private final boolean apart;
   private final FaultWindows windows;
   private final ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor(r -> {
@@ -60,13 +99,18 @@ public final class Faults {
   private volatile boolean cancelled;
 
   /**
-   * @param server what the steps act on
+   * @param server what every step acts on
    * @param apart whether a fault window's calls get a row of their own ({@code -DfaultsInLevel=false})
    * @param windows the run's fault windows, which the run's calls are named and judged by
    */
   public Faults(List<Step> steps, FaultTarget server, boolean apart, FaultWindows windows) {
+    this(steps, on -> server, apart, windows);
+  }
+
+  /** @param targets what each step acts on */
+  public Faults(List<Step> steps, Targets targets, boolean apart, FaultWindows windows) {
     this.steps = List.copyOf(steps);
-    this.server = server;
+    this.targets = targets;
     this.apart = apart;
     this.windows = windows;
   }
@@ -81,10 +125,17 @@ public final class Faults {
       Matcher m = STEP.matcher(part.trim());
       if (!m.matches()) {
         throw new IllegalArgumentException("-Dfaults takes action@time steps, actions kill|restart|stop|cont, times"
-            + " like 10s or 500ms, e.g. kill@10s,restart@13s; got '" + spec + "'");
+            + " like 10s or 500ms, each on every provider or on :provider=N or :registry, e.g. kill@10s,restart@13s"
+            + " or kill@5s:provider=1; got '" + spec + "'");
       }
       long n = Long.parseLong(m.group(2));
-      out.add(new Step(m.group(1), m.group(3).equals("s") ? Duration.ofSeconds(n) : Duration.ofMillis(n)));
+      On on = m.group(5) != null ? On.REGISTRY : m.group(4) != null ? new On(providerNumber(m.group(4), spec), false)
+          : On.PROVIDERS;
+      if (on.registry() && (m.group(1).equals("stop") || m.group(1).equals("cont"))) {
+        throw new IllegalArgumentException("-Dfaults: the registry is killed and restarted, not stopped; got '" + spec
+            + "'");
+      }
+      out.add(new Step(m.group(1), m.group(3).equals("s") ? Duration.ofSeconds(n) : Duration.ofMillis(n), on));
     }
     for (int i = 1; i < out.size(); i++) {
       if (out.get(i).at().compareTo(out.get(i - 1).at()) < 0) {
@@ -92,6 +143,18 @@ public final class Faults {
       }
     }
     return List.copyOf(out);
+  }
+
+  private static int providerNumber(String n, String spec) {
+    try {
+      int p = Integer.parseInt(n);
+      if (p >= 1) {
+        return p;
+      }
+    } catch (NumberFormatException e) {
+      // below
+    }
+    throw new IllegalArgumentException("-Dfaults: providers are numbered from 1; got '" + spec + "'");
   }
 
   public boolean isEmpty() {
@@ -116,7 +179,7 @@ public final class Faults {
     long delay = Math.max(0, startNanos - System.nanoTime());
     for (Step step : steps) {
       if (!cancelled) {
-        scheduled.add(timer.schedule(() -> level.apply(step, server), delay + step.at().toNanos(),
+        scheduled.add(timer.schedule(() -> level.apply(step, targets), delay + step.at().toNanos(),
             TimeUnit.NANOSECONDS));
       }
     }

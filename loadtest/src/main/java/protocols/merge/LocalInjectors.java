@@ -48,6 +48,12 @@ public final class LocalInjectors {
   /** Runs the injectors and merges them, then ends this JVM; never returns. */
   public static void runAndExit(RpcFramework<?, ?> framework, LoadParams params, String simulationClass) {
     int n = params.injectors();
+    if (params.deployed()) {
+      EchoRun.orExit(() -> {
+        throw new IllegalArgumentException("-Dinjectors runs its injectors against one server; leave out -Dproviders"
+            + " and -Dregistry");
+      });
+    }
     Duration delay = EchoRun.orExit(() -> startDelay(params));
     EchoRun server = EchoRun.start(framework, params, "target", new LabRun(params));
     int status;

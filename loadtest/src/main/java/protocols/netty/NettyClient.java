@@ -33,6 +33,7 @@ import java.util.concurrent.atomic.AtomicReferenceArray;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import protocols.rpc.GatlingLoops;
+import protocols.rpc.HostPort;
 import protocols.rpc.RpcClient;
 import protocols.rpc.RpcSettings;
 import protocols.rpc.SizeLimit;
@@ -84,8 +85,9 @@ public final class NettyClient implements RpcClient {
                 EchoFrames.LENGTH_BYTES, 0, EchoFrames.LENGTH_BYTES), new Replies());
           }
         });
+    // Several providers: each loop gets a connection to each (channel i: loop i mod loops, provider i / loops).
     channels = new AtomicReferenceArray<>(settings.connections() > 0 ? settings.connections()
-        : ownsGroup ? 1 : homes.length);
+        : (ownsGroup ? 1 : homes.length) * settings.targets().size());
     try {
       for (int i = 0; i < channels.length(); i++) {
         channels.set(i, connect(i).sync().channel());
@@ -98,7 +100,9 @@ public final class NettyClient implements RpcClient {
   }
 
   private ChannelFuture connect(int i) {
-    return bootstrap.clone(homes[i % homes.length]).connect(settings.host(), settings.port());
+    int perProvider = ownsGroup ? 1 : homes.length;
+    HostPort target = settings.targets().get((i / perProvider) % settings.targets().size());
+    return bootstrap.clone(homes[i % homes.length]).connect(target.host(), target.port());
   }
 
   /** When connection {@code i} closes, reconnect it: at once, then backing off to at most a second. */

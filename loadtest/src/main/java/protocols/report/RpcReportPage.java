@@ -72,11 +72,32 @@ public final class RpcReportPage {
     model.put("charts", charts(requests, faults));
     List<Map<String, Object>> protocols = new ArrayList<>();
     for (Map<String, Object> p : run.protocols() == null ? List.<Map<String, Object>>of() : run.protocols()) {
-      protocols.add(Map.of("framework", String.valueOf(p.getOrDefault("framework", "")), "entries", p));
+      Map<String, Object> entries = new LinkedHashMap<>(p);
+      protocols.add(Map.of("framework", String.valueOf(p.getOrDefault("framework", "")), "entries", entries,
+          "providers", providers(entries.remove(RunInfo.SERVED_BY_PROVIDER))));
     }
     model.put("protocols", protocols);
     model.put("machine", merged == null ? RunContext.machine() : null);
     return Pages.render("rpc-report", model);
+  }
+
+  /** Each provider's row: its number, address, the calls it served and its share of them all. */
+  private static List<Map<String, Object>> providers(Object served) {
+    if (!(served instanceof List<?> list) || list.isEmpty()) {
+      return List.of();
+    }
+    long total = 0;
+    for (Object o : list) {
+      total += ((Number) ((Map<?, ?>) o).get("served")).longValue();
+    }
+    List<Map<String, Object>> rows = new ArrayList<>();
+    for (Object o : list) {
+      Map<?, ?> p = (Map<?, ?>) o;
+      long n = ((Number) p.get("served")).longValue();
+      rows.add(Map.of("provider", p.get("provider"), "address", p.get("address"), "served", n,
+          "share", total == 0 ? "–" : String.format(java.util.Locale.ROOT, "%.1f%%", 100.0 * n / total)));
+    }
+    return rows;
   }
 
   /** As rpc-summary.json holds it (one decimal), so the page's whole number is the JSON's rounded. */

@@ -4,7 +4,9 @@ import io.gatling.core.protocol.Protocol;
 import io.gatling.javaapi.core.ProtocolBuilder;
 import io.netty.channel.EventLoopGroup;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.function.BiFunction;
 import java.util.function.Function;
 
@@ -98,6 +100,42 @@ public abstract class RpcProtocol<P extends RpcProtocol<P, C>, C extends RpcClie
   public P target(String hostAndPort) {
     HostPort hp = HostPort.parse(hostAndPort);
     return target(hp.host(), hp.port());
+  }
+
+  /**
+   * Several providers, called directly: the client spreads its calls over them as its framework does
+   * ({@link #balancing}). The first is also {@link #target}.
+   */
+  public P targets(HostPort... providers) {
+    return with(settings.withTargets(List.of(providers)));
+  }
+
+  /** The same as a list of {@code host:port}. */
+  public P targets(List<String> providers) {
+    return targets(providers.stream().map(HostPort::parse).toArray(HostPort[]::new));
+  }
+
+  /**
+   * Find the providers through {@code registry} (one of {@link #registries}) instead of calling the
+   * targets: the framework's own discovery, load balancing and failover.
+   */
+  public P registry(Registry registry) {
+    if (!registries().contains(registry.kind())) {
+      throw new IllegalArgumentException(framework() + " has no " + registry.kind().scheme() + " registry"
+          + (registries().isEmpty() ? "; give it its providers with targets(...)"
+          : "; it speaks " + String.join(", ", registries().stream().map(Registry.Kind::scheme).toList())));
+    }
+    return with(settings.withRegistry(registry));
+  }
+
+  /** The registries this framework's client can find its providers through; none by default. */
+  public Set<Registry.Kind> registries() {
+    return Set.of();
+  }
+
+  /** How this framework's client spreads calls over several providers, as the run's protocol table says it. */
+  public String balancing() {
+    return "one connection per provider, calls in turn";
   }
 
   /** Per-call timeout; a later reply is a KO "timeout after N ms". */

@@ -1,12 +1,14 @@
 package protocols.rpc;
 
 import java.time.Duration;
+import java.util.List;
 import java.util.Objects;
+import java.util.Optional;
 
 /**
  * The settings every framework's protocol shares. Immutable: each {@code with} returns a copy.
  *
- * @param host server host
+ * @param host server host (the first of {@code targets})
  * @param port server port
  * @param timeout per call; a later reply is a KO "timeout after N ms"
  * @param mode async (default) or sync
@@ -15,9 +17,11 @@ import java.util.Objects;
  * @param koPause how long a user waits after a failed call (not a timeout) before its next one
  * @param maxMessageBytes the largest request or reply the client sends or accepts; 0 means the
  *     framework's default ({@link RpcProtocol#maxMessageBytes()})
+ * @param targets every provider the client spreads its calls over, the first at host:port
+ * @param registry where the client finds its providers instead, or null: it calls {@code targets}
  */
 public record RpcSettings(String host, int port, Duration timeout, InvocationMode mode, int syncThreads, int connections,
-                          Duration koPause, int maxMessageBytes) {
+                          Duration koPause, int maxMessageBytes, List<HostPort> targets, Registry registry) {
 
   /** The one default per-call timeout, for the DSL and for {@code -Dtimeout} alike. */
   public static final Duration DEFAULT_TIMEOUT = Duration.ofMillis(3000);
@@ -49,6 +53,10 @@ public record RpcSettings(String host, int port, Duration timeout, InvocationMod
     if (connections < 0) {
       throw new IllegalArgumentException("connections must be 0 (framework default) or more, got " + connections);
     }
+    targets = List.copyOf(targets);
+    if (targets.isEmpty() || !targets.get(0).equals(new HostPort(host, port))) {
+      throw new IllegalArgumentException("the first target must be " + host + ":" + port + ", got " + targets);
+    }
     if (maxMessageBytes < 0) {
       throw new IllegalArgumentException("maxMessageBytes must be 0 (framework default) or more, got "
           + maxMessageBytes);
@@ -57,35 +65,60 @@ public record RpcSettings(String host, int port, Duration timeout, InvocationMod
 
   public static RpcSettings defaults(int port) {
     return new RpcSettings("127.0.0.1", port, DEFAULT_TIMEOUT, InvocationMode.ASYNC, DEFAULT_SYNC_THREADS, 0,
-        DEFAULT_KO_PAUSE, 0);
+        DEFAULT_KO_PAUSE, 0, List.of(new HostPort("127.0.0.1", port)), null);
   }
 
+  /** One provider at {@code newHost:newPort}, called directly. */
   public RpcSettings withTarget(String newHost, int newPort) {
-    return new RpcSettings(newHost, newPort, timeout, mode, syncThreads, connections, koPause, maxMessageBytes);
+    return withTargets(List.of(new HostPort(newHost, newPort)));
+  }
+
+  /** Providers called directly, the client spreading its calls over them as its framework does. */
+  public RpcSettings withTargets(List<HostPort> all) {
+    if (all.isEmpty()) {
+      throw new IllegalArgumentException("targets needs at least one host:port");
+    }
+    HostPort first = all.get(0);
+    return new RpcSettings(first.host(), first.port(), timeout, mode, syncThreads, connections, koPause,
+        maxMessageBytes, all, null);
+  }
+
+  /** Providers found through {@code newRegistry}, not called at the targets. */
+  public RpcSettings withRegistry(Registry newRegistry) {
+    return new RpcSettings(host, port, timeout, mode, syncThreads, connections, koPause, maxMessageBytes, targets,
+        Objects.requireNonNull(newRegistry, "registry"));
+  }
+
+  /** The registry the client finds its providers through, if it does not call its targets. */
+  public Optional<Registry> viaRegistry() {
+    return Optional.ofNullable(registry);
   }
 
   public RpcSettings withTimeout(Duration newTimeout) {
-    return new RpcSettings(host, port, newTimeout, mode, syncThreads, connections, koPause, maxMessageBytes);
+    return new RpcSettings(host, port, newTimeout, mode, syncThreads, connections, koPause, maxMessageBytes,
+        targets, registry);
   }
 
   public RpcSettings withMode(InvocationMode newMode) {
-    return new RpcSettings(host, port, timeout, newMode, syncThreads, connections, koPause, maxMessageBytes);
+    return new RpcSettings(host, port, timeout, newMode, syncThreads, connections, koPause, maxMessageBytes,
+        targets, registry);
   }
 
   public RpcSettings withSyncThreads(int n) {
-    return new RpcSettings(host, port, timeout, mode, n, connections, koPause, maxMessageBytes);
+    return new RpcSettings(host, port, timeout, mode, n, connections, koPause, maxMessageBytes, targets, registry);
   }
 
   public RpcSettings withConnections(int n) {
-    return new RpcSettings(host, port, timeout, mode, syncThreads, n, koPause, maxMessageBytes);
+    return new RpcSettings(host, port, timeout, mode, syncThreads, n, koPause, maxMessageBytes, targets, registry);
   }
 
   public RpcSettings withKoPause(Duration pause) {
-    return new RpcSettings(host, port, timeout, mode, syncThreads, connections, pause, maxMessageBytes);
+    return new RpcSettings(host, port, timeout, mode, syncThreads, connections, pause, maxMessageBytes,
+        targets, registry);
   }
 
   public RpcSettings withMaxMessageBytes(int bytes) {
-    return new RpcSettings(host, port, timeout, mode, syncThreads, connections, koPause, bytes);
+    return new RpcSettings(host, port, timeout, mode, syncThreads, connections, koPause, bytes, targets, registry);
   }
 
   public long timeoutMillis() {

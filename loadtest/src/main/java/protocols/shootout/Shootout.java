@@ -65,6 +65,12 @@ public final class Shootout {
             + " -Drates and -Dramp");
       });
     }
+    if (plain && params.deployed()) {
+      EchoRun.orExit(() -> {
+        throw new IllegalArgumentException("-Dplain=true drives one server directly; leave out -Dproviders and"
+            + " -Dregistry");
+      });
+    }
     run = new LabRun(params);
     for (RpcFramework<?, ?> framework : frameworks) {
       runs.add(EchoRun.start(framework, params, Parameters.TARGET_PREFIX + framework.name(), run));
@@ -176,7 +182,7 @@ public final class Shootout {
     }
     d.put("plain driver", Boolean.toString(plain));
     for (EchoRun echo : runs) {
-      d.put("target " + echo.framework().name(), echo.target().toString());
+      d.put("target " + echo.framework().name(), echo.endpoints().toString());
     }
     return d;
   }

@@ -16,6 +16,12 @@ public record RunInfo(List<Map<String, Object>> protocols, Boolean interrupted, 
                       List<MergedInjector> injectors, Map<String, List<InjectorLevel>> perInjector, String driver,
                       String framework, String mode, String target, Boolean complete, WarmupOutcome warmup,
                       Map<String, Double> cpuMicrosPerCall) {
+  /**
+   * A protocol table's key for what each of its framework's providers served, by their own count: a
+   * list of {@code {provider, address, served}}.
+   */
+  public static final String SERVED_BY_PROVIDER = "servedByProvider";
+
 
   /** A run of this JVM: its protocols, whether it was interrupted, who ran it, what its warm-ups and faults did. */
   public static RunInfo ofRun(List<Map<String, Object>> protocols, boolean interrupted, Injector injector,
@@ -57,12 +63,14 @@ public record RunInfo(List<Map<String, Object>> protocols, Boolean interrupted, 
   /**
    * What a level's faults did (s from the level's start): when the first fault struck and the server was
    * back, the KO and OK calls meanwhile, the first OK after it was back, when throughput was steady
-   * again, and whether it recovered within the bound (null: not seen before the level ended).
+   * again, and whether it recovered within the bound (null: not seen before the level ended); how long
+   * calls failed after the first fault (to the end of the last KO that started in the window) and, when
+   * the restarted server reports its calls, how long after the restart it served its first.
    */
   public record FaultOutcome(String request, boolean callsApart, List<FaultEvent> events, double faultStartSeconds,
                              Double restoredSeconds, long koDuringFault, long okDuringFault,
                              Long firstOkAfterRestoreMillis, Long steadyAfterRestoreMillis, Boolean recovered,
-                             Double levelEndSeconds) {
+                             Double levelEndSeconds, Long failedForMillis, Long servedAgainAfterMillis) {
   }
 
   /** One injector of a merge, with the paths of its own reports from the merged folder. */

@@ -2,6 +2,7 @@ package protocols.thrift;
 
 import java.io.IOException;
 import java.lang.reflect.Constructor;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.net.SocketTimeoutException;
@@ -28,6 +29,7 @@ import org.apache.thrift.transport.TTransport;
 import org.apache.thrift.transport.TTransportException;
 import org.apache.thrift.transport.layered.TFramedTransport;
 import protocols.rpc.ConnectionPool;
+import protocols.rpc.HostPort;
 import protocols.rpc.RpcClient;
 import protocols.rpc.RpcSettings;
 import protocols.rpc.SizeLimit;
@@ -45,6 +47,7 @@ public final class ThriftClient implements RpcClient {
   private final TProtocolFactory protocol;
   private final TAsyncClientManager[] managers;
   private final AtomicInteger nextManager = new AtomicInteger();
+  private final AtomicInteger nextTarget = new AtomicInteger();
   private final Map<Class<?>, ConnectionPool<?>> pools = new ConcurrentHashMap<>();
   private final int maxFrame;
 
@@ -68,10 +71,22 @@ public final class ThriftClient implements RpcClient {
 
   /** Fails at start, not on the first call, when the server is not there. */
   private void checkConnects() throws TTransportException {
-    TTransport socket = new TSocket(configuration(maxFrame), settings.host(), settings.port(),
-        (int) settings.timeoutMillis());
-    socket.open();
-    socket.close();
+    for (HostPort target : settings.targets()) {
+      TTransport socket = new TSocket(configuration(maxFrame), target.host(), target.port(),
+          (int) settings.timeoutMillis());
+      socket.open();
+      socket.close();
+    }
+  }
+
+  /**
+   * Where the next connection goes: Thrift has no discovery or balancing of its own, so the pool's
+   * connections are spread over the providers in turn, and a connection that failed is replaced by
+   * one to the next provider (a dead provider costs the calls that try it until it is back).
+   */
+  private HostPort nextTarget() {
+    List<HostPort> targets = settings.targets();
+    return targets.get(Math.floorMod(nextTarget.getAndIncrement(), targets.size()));
   }
 
   /**
@@ -91,7 +106,8 @@ public final class ThriftClient implements RpcClient {
     Constructor<A> make = constructor(type, TProtocolFactory.class, TAsyncClientManager.class,
         TNonblockingTransport.class);
     return (ConnectionPool<Async<A>>) pools.computeIfAbsent(type, t -> new ConnectionPool<Async<A>>(() -> {
-      TNonblockingSocket socket = new TNonblockingSocket(settings.host(), settings.port(), (int) settings.timeoutMillis());
+      HostPort target = nextTarget();
+      TNonblockingSocket socket = new TNonblockingSocket(target.host(), target.port(), (int) settings.timeoutMillis());
       try {
         TAsyncClientManager manager = managers[Math.floorMod(nextManager.getAndIncrement(), managers.length)];
         A client = newInstance(make, protocol, manager, socket);
@@ -109,8 +125,9 @@ public final class ThriftClient implements RpcClient {
   <B extends TServiceClient> ConnectionPool<B> blockingPool(Class<B> type) {
     Constructor<B> make = constructor(type, TProtocol.class);
     return (ConnectionPool<B>) pools.computeIfAbsent(type, t -> new ConnectionPool<B>(() -> {
+      HostPort target = nextTarget();
       TTransport transport = new TFramedTransport(
-          new TSocket(configuration(maxFrame), settings.host(), settings.port(), (int) settings.timeoutMillis()));
+          new TSocket(configuration(maxFrame), target.host(), target.port(), (int) settings.timeoutMillis()));
       transport.open();
       return newInstance(make, protocol.getProtocol(transport));
     }, c -> c.getInputProtocol().getTransport().close(), settings.connections()));

@@ -34,6 +34,14 @@ public final class ThriftProtocol extends RpcProtocol<ThriftProtocol, ThriftClie
   }
 
   @Override
+  public String balancing() {
+    return settings().targets().size() > 1
+        ? "the lab's client-side list (Thrift has no discovery or balancing): each new pooled connection goes to the"
+        + " next provider in turn, and a call uses whichever connection is free"
+        : "one server";
+  }
+
+  @Override
   public Map<String, Object> describe() {
     return Map.of("protocol", wireProtocol);
   }

@@ -35,9 +35,9 @@ class ParametersTest {
   void aNameTheRunDoesNotTakeOrTheLabDoesNotKnowIsOneLineAndIgnored() {
     assertEquals(List.of("-Dframeworks is not a parameter of DubboEcho (it is one of RpcShootout and RpcNightly,"
         + " OwnServiceDemo): ignored"), Parameters.check(List.of("frameworks", "levels"), DUBBO_ECHO));
-    assertEquals(List.of("-Dproviders is not a parameter of this lab (docs/parameters.md): ignored",
-        "-Dregistry is not a parameter of this lab (docs/parameters.md): ignored"),
-        Parameters.check(List.of("registry", "providers"), DUBBO_ECHO));
+    assertEquals(List.of("-Ddatacenter is not a parameter of this lab (docs/parameters.md): ignored",
+        "-Dtenant is not a parameter of this lab (docs/parameters.md): ignored"),
+        Parameters.check(List.of("tenant", "datacenter"), DUBBO_ECHO));
     assertEquals(List.of("-Dtarget.dubbo is not a parameter of DubboEcho: ignored",
         "-Dthrift.protocol is not a parameter of DubboEcho: ignored"),
         Parameters.check(List.of("thrift.protocol", "target.dubbo"), DUBBO_ECHO));

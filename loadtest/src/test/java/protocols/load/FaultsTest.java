@@ -38,6 +38,18 @@ class FaultsTest {
     assertEquals(1, outcome.events().size(), "only the kill was done: " + outcome);
   }
 
+  @Test
+  void aStepNamesEveryProviderOneProviderOrTheRegistry() {
+    List<Faults.Step> steps = Faults.parse("kill@1s,kill@2s:provider=2,restart@3s:provider=2,kill@4s:registry");
+    assertEquals(List.of(Faults.On.PROVIDERS, new Faults.On(2, false), new Faults.On(2, false), Faults.On.REGISTRY),
+        steps.stream().map(Faults.Step::on).toList());
+    assertEquals(List.of("kill", "kill provider 2", "restart provider 2", "kill registry"),
+        steps.stream().map(Faults.Step::label).toList());
+    assertThrows(IllegalArgumentException.class, () -> Faults.parse("kill@1s:provider=0"));
+    assertThrows(IllegalArgumentException.class, () -> Faults.parse("stop@1s:registry"));
+    assertThrows(IllegalArgumentException.class, () -> Faults.parse("kill@1s:node=1"));
+  }
+
   private static long liveServers() {
     return TestProcesses.under(ProcessHandle.current(), NettyEchoServer.class.getName()).size();
   }

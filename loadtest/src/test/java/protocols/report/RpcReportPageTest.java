@@ -38,7 +38,7 @@ class RpcReportPageTest {
   void aFaultedLevelIsSaidNotJudgedAndItsChartDrawsTheCallsOfItsFaultWindow() {
     List<RequestStats> rows = FaultedLevel.record();
     RunInfo.FaultOutcome fault = new RunInfo.FaultOutcome(FaultedLevel.LEVEL.name(), true, List.of(), 3.03, 5.5,
-        247, 5_000, 1L, 1_500L, true, 20.0);
+        247, 5_000, 1L, 1_500L, true, 20.0, 2_600L, null);
     RunAnalysis a = RunAnalysis.of(rows, Optional.empty(), List.of(), List.of(fault));
     assertEquals(List.of(rows.get(0).name(), rows.get(1).name()),
         a.notJudged().stream().map(RunAnalysis.Assessment::request).toList());

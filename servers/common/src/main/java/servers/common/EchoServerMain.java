@@ -10,8 +10,8 @@ import java.util.Map;
 import java.util.concurrent.CountDownLatch;
 
 /**
- * The life cycle every echo server shares: parse flags, check the port, start, print one ready line,
- * stop cleanly on SIGTERM. Errors are one line on stderr and exit code 2 (bad flags) or 1 (start failed).
+ * The life cycle every echo server shares: parse flags, check the port, start, print one ready line
+ * (then the calls it served, {@link Served}), stop cleanly on SIGTERM. Errors are one line on stderr and exit code 2 (bad flags) or 1 (start failed).
  */
 public final class EchoServerMain {
 
@@ -67,11 +67,13 @@ public final class EchoServerMain {
       } catch (Exception e) {
         System.err.println(framework + " echo server: error while stopping: " + rootMessage(e));
       } finally {
+        Served.print(stdout);
         stopped.countDown();
       }
     }, "echo-server-stop"));
     stdout.println(READY_PREFIX + framework + " " + host + ":" + port);
     stdout.flush();
+    Served.report(stdout);
     try {
       stopped.await();
     } catch (InterruptedException e) {

@@ -8,28 +8,37 @@ import java.util.List;
 import java.util.Map;
 import contract.SampleOrder;
 import java.util.concurrent.CompletableFuture;
+import org.apache.dubbo.common.URL;
 import org.apache.dubbo.config.ApplicationConfig;
 import org.apache.dubbo.config.ProtocolConfig;
 import org.apache.dubbo.config.RegistryConfig;
 import org.apache.dubbo.config.ServiceConfig;
 import org.apache.dubbo.config.bootstrap.DubboBootstrap;
+import org.apache.dubbo.registry.Registry;
+import org.apache.dubbo.registry.RegistryFactory;
 import org.apache.dubbo.rpc.AsyncContext;
 import org.apache.dubbo.rpc.RpcContext;
 import servers.common.EchoServerMain;
+import servers.common.Served;
 import servers.common.ServerFlags;
 import servers.common.ServiceDelay;
 
 /**
- * Dubbo provider of the echo: dubbo protocol over Netty, no registry (clients connect directly).
+ * Dubbo provider of the echo: dubbo protocol over Netty; with no registry clients connect directly,
+ * with {@code --registry zookeeper://host:port} it registers its URL there (interface-level).
  *
  * <pre>java servers.dubbo.DubboEchoServer [--host 127.0.0.1] [--port 20880] [--threads 200]
- *     [--serialization hessian2|kryo|fastjson2] [--payload 8388608]</pre>
+ *     [--serialization hessian2|kryo|fastjson2] [--payload 8388608] [--registry none|zookeeper://host:port]</pre>
  */
 public final class DubboEchoServer {
 
   public static final int DEFAULT_PORT = 20880;
   /** Largest request or reply body, Dubbo's own default; a connection declaring more is closed (GuardedCodec). */
   public static final int DEFAULT_PAYLOAD = 8 * 1024 * 1024;
+  /** --registry's default: clients connect directly. */
+  static final String NO_REGISTRY = "none";
+  /** How long the provider waits to connect to its registry before it fails to start. */
+  static final int REGISTRY_TIMEOUT_MILLIS = 5_000;
 
   public static void main(String[] args) {
     Map<String, String> defaults = EchoServerMain.commonDefaults(DEFAULT_PORT);
@@ -37,6 +46,7 @@ public final class DubboEchoServer {
     defaults.put("threads", "200");
     defaults.put("serialization", DubboSerialization.DEFAULT);
     defaults.put("payload", Integer.toString(DEFAULT_PAYLOAD));
+    defaults.put("registry", NO_REGISTRY);
     EchoServerMain.run("dubbo", args, defaults, DubboEchoServer::start);
   }
 
@@ -44,12 +54,18 @@ public final class DubboEchoServer {
     String serialization = flags.oneOf("serialization", DubboSerialization.SUPPORTED.toArray(String[]::new));
     int threads = flags.intValue("threads", 1, 10_000);
     int payload = flags.intValue("payload", 1024, Integer.MAX_VALUE);
+    String registryAddress = flags.get("registry");
+    if (!registryAddress.equals(NO_REGISTRY) && !registryAddress.matches("zookeeper://[^/?]+:\\d+")) {
+      throw new IllegalArgumentException("--registry must be none or zookeeper://host:port, got '" + registryAddress + "'");
+    }
     DubboSerialization.secureKryo();
 
     ApplicationConfig application = new ApplicationConfig("dubbo-echo-server");
     application.setQosEnable(false);
     // Only the contract's classes (those in MobileService's signatures) may be deserialized.
     application.setSerializeCheckStatus("STRICT");
+    // Interface-level registration (Dubbo 2's): the provider's URL under its interface (see register).
+    application.setRegisterMode("interface");
 
     ProtocolConfig protocol = new ProtocolConfig("dubbo", port);
     protocol.setHost(host);
@@ -71,7 +87,39 @@ public final class DubboEchoServer {
         .protocol(protocol)
         .service(service)
         .start();
-    return bootstrap::destroy;
+    if (registryAddress.equals(NO_REGISTRY)) {
+      return bootstrap::destroy;
+    }
+    Registry registry;
+    List<URL> registered;
+    try {
+      registry = register(bootstrap, registryAddress, service.getExportedUrls(), host);
+      registered = service.getExportedUrls().stream().map(u -> u.setHost(host)).toList();
+    } catch (RuntimeException e) {
+      bootstrap.destroy();
+      throw e;
+    }
+    return () -> {
+      registered.forEach(registry::unregister);
+      registry.destroy();
+      bootstrap.destroy();
+    };
+  }
+
+  /**
+   * Registers the exported URLs at the address the server binds, through Dubbo's own ZooKeeper
+   * registry: Dubbo's own registration would publish the machine's network address instead, since it
+   * takes any 127.x host (even one given as DUBBO_IP_TO_REGISTRY) for "no host" and looks one up.
+   */
+  private static Registry register(DubboBootstrap bootstrap, String address, List<URL> exported, String host) {
+    URL registryUrl = URL.valueOf(address + "?timeout=" + REGISTRY_TIMEOUT_MILLIS)
+        .setScopeModel(bootstrap.getApplicationModel());
+    Registry registry = bootstrap.getApplicationModel().getExtensionLoader(RegistryFactory.class)
+        .getExtension("zookeeper").getRegistry(registryUrl);
+    for (URL url : exported) {
+      registry.register(url.setHost(host));
+    }
+    return registry;
   }
 
   static final class Echo implements MobileService {
@@ -83,6 +131,7 @@ public final class DubboEchoServer {
 
     @Override
     public Order hello(Order order) {
+      Served.call();
       if (delay.none()) {
         return order;
       }
@@ -94,11 +143,13 @@ public final class DubboEchoServer {
 
     @Override
     public CompletableFuture<Order> helloAsync(Order order) {
+      Served.call();
       return delay.after(order);
     }
 
     @Override
     public List<Order> listOrders(int count) {
+      Served.call();
       String bad = SampleOrder.badCount(count);
       if (bad != null) {
         throw new IllegalArgumentException(bad);

@@ -18,6 +18,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import servers.common.EchoServerMain;
+import servers.common.Served;
 import servers.common.ServerFlags;
 import servers.common.ServiceDelay;
 
@@ -81,6 +82,7 @@ public final class GrpcEchoServer {
 
     @Override
     public void listOrders(ListRequest request, StreamObserver<OrderList> reply) {
+      Served.call();
       String bad = SampleOrder.badCount(request.getCount());
       if (bad != null) {
         reply.onError(Status.INVALID_ARGUMENT.withDescription(bad).asRuntimeException());
@@ -93,6 +95,7 @@ public final class GrpcEchoServer {
 
     @Override
     public void hello(Order request, StreamObserver<Order> reply) {
+      Served.call();
       // gRPC's async service API: the reply may come from any thread, later.
       delay.then(() -> {
         reply.onNext(request);

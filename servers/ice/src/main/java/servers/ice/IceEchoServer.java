@@ -11,19 +11,24 @@ import contract.zeroc.IceSettings;
 import contract.zeroc.MobileService;
 import contract.zeroc.Order;
 import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import java.util.concurrent.CompletionStage;
 import servers.common.EchoServerMain;
+import servers.common.Served;
 import servers.common.ServerFlags;
 import servers.common.ServiceDelay;
 
 /**
  * ZeroC Ice 3.7 echo server: one object adapter on a TCP endpoint, the servant under identity
- * {@value IceSettings#IDENTITY}.
+ * {@value IceSettings#IDENTITY}; with {@code --registry icegrid://host:port} the adapter registers
+ * itself with that IceGrid registry, in replica group {@value IceSettings#REPLICA_GROUP}.
  *
  * <pre>java servers.ice.IceEchoServer [--host 127.0.0.1] [--port 10000] [--threads 200]
- *     [--max-message 1048576]</pre>
+ *     [--max-message 1048576] [--registry none|icegrid://host:port]</pre>
  */
 public final class IceEchoServer {
+  private static final Pattern ICEGRID = Pattern.compile("icegrid://([^:/]+):(\\d+)");
 
   public static final int DEFAULT_PORT = 10000;
 
@@ -32,6 +37,7 @@ public final class IceEchoServer {
     // 200 server threads: the write-up's server pool, as for the other frameworks' servers.
     defaults.put("threads", "200");
     defaults.put("max-message", Integer.toString(IceSettings.DEFAULT_MAX_MESSAGE));
+    defaults.put("registry", "none");
     EchoServerMain.run("ice", args, defaults, IceEchoServer::start);
   }
 
@@ -43,10 +49,25 @@ public final class IceEchoServer {
     // Ice's server pool both reads requests and dispatches them (leader/follower).
     init.properties.setProperty("Ice.ThreadPool.Server.Size", Integer.toString(threads));
     init.properties.setProperty("Ice.ThreadPool.Server.SizeMax", Integer.toString(threads));
+    String registry = flags.get("registry");
+    if (!registry.equals("none")) {
+      Matcher m = ICEGRID.matcher(registry);
+      if (!m.matches()) {
+        throw new IllegalArgumentException("--registry must be none or icegrid://host:port, got '" + registry + "'");
+      }
+      // The adapter registers its endpoints with IceGrid's locator registry (which must allow dynamic
+      // registration) under its own id, in the replica group every echo server joins.
+      init.properties.setProperty("Ice.Default.Locator", IceSettings.LOCATOR + ":tcp -h " + m.group(1) + " -p "
+          + m.group(2));
+      init.properties.setProperty("Echo.AdapterId", "echo-" + host + "-" + port);
+      init.properties.setProperty("Echo.ReplicaGroupId", IceSettings.REPLICA_GROUP);
+      // Registering must not wait forever on a registry that is not there.
+      init.properties.setProperty("Ice.Default.InvocationTimeout", "5000");
+    }
+    init.properties.setProperty("Echo.Endpoints", "tcp -h " + host + " -p " + port);
     Communicator communicator = Util.initialize(init);
     try {
-      ObjectAdapter adapter = communicator.createObjectAdapterWithEndpoints("Echo",
-          "tcp -h " + host + " -p " + port);
+      ObjectAdapter adapter = communicator.createObjectAdapter("Echo");
       adapter.add(new Echo(ServiceDelay.from(flags)), Util.stringToIdentity(IceSettings.IDENTITY));
       adapter.activate();
     } catch (RuntimeException e) {
@@ -66,11 +87,13 @@ public final class IceEchoServer {
 
     @Override
     public CompletionStage<Order> helloAsync(Order order, Current current) {
+      Served.call();
       return delay.after(order);
     }
 
     @Override
     public Order[] listOrders(int count, Current current) throws BadRequest {
+      Served.call();
       String bad = SampleOrder.badCount(count);
       if (bad != null) {
         throw new BadRequest(bad);

@@ -20,6 +20,7 @@ import java.net.InetSocketAddress;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import servers.common.EchoServerMain;
+import servers.common.Served;
 import servers.common.ServerFlags;
 import servers.common.ServiceDelay;
 
@@ -85,6 +86,7 @@ public final class NettyEchoServer {
 
     @Override
     protected void channelRead0(ChannelHandlerContext ctx, ByteBuf frame) {
+      Served.call();
       long callId = EchoFrames.callId(frame);
       Order order = EchoFrames.order(frame);
       ByteBuf out = ctx.alloc().buffer(128);

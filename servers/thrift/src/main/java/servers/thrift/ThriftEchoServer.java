@@ -19,6 +19,7 @@ import org.apache.thrift.server.TThreadedSelectorServer;
 import org.apache.thrift.transport.TNonblockingServerSocket;
 import org.apache.thrift.transport.layered.TFramedTransport;
 import servers.common.EchoServerMain;
+import servers.common.Served;
 import servers.common.ServerFlags;
 import servers.common.ServiceDelay;
 
@@ -88,11 +89,13 @@ public final class ThriftEchoServer {
   static final class Echo implements MobileService.Iface {
     @Override
     public Order hello(Order order) {
+      Served.call();
       return order;
     }
 
     @Override
     public List<Order> listOrders(int count) throws BadRequest {
+      Served.call();
       return orders(count);
     }
   }
@@ -115,11 +118,13 @@ public final class ThriftEchoServer {
 
     @Override
     public void hello(Order order, AsyncMethodCallback<Order> reply) {
+      Served.call();
       delay.then(() -> reply.onComplete(order));
     }
 
     @Override
     public void listOrders(int count, AsyncMethodCallback<List<Order>> reply) {
+      Served.call();
       try {
         reply.onComplete(orders(count));
       } catch (BadRequest e) {

@@ -1,0 +1,107 @@
+package simulations;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import java.nio.file.Path;
+import java.nio.file.Paths;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import protocols.lab.TestProcesses;
+
+/**
+ * Frameworks as they are deployed: Dubbo through a real ZooKeeper, Ice through Debian's real IceGrid
+ * registry, each with two providers the lab starts. Each provider counts what it served; faults kill
+ * one provider, or the registry, mid-level; nothing the run started outlives it.
+ */
+class RegistryIT {
+  private static final Path RESULTS = Paths.get("target", "it-results", "registry");
+  private static final Duration LIMIT = Duration.ofMinutes(4);
+
+  @Test
+  void dubboThroughZooKeeperSpreadsOverItsProvidersAndFailsOverWhenOneDies() throws Exception {
+    // The restarted provider is a new JVM that starts Dubbo and registers again: 7 s on an idle machine
+    // here, 18 s beside a closed level of 5 clients; so a level at a modest rate, which leaves it CPU.
+    GatlingProcess.Result run = GatlingProcess.run("DubboEcho", Map.of("registry", "zookeeper", "providers", "2",
+        "rates", "300", "duration", "25", "warmup", "0", "faults", "kill@3s:provider=1,restart@4s:provider=1"),
+        RESULTS.resolve("dubbo-zookeeper"), LIMIT);
+    assertEquals(0, run.exitCode(), run.output());
+    JsonNode summary = run.summary();
+    JsonNode protocol = summary.get("run").get("protocols").get(0);
+    assertTrue(protocol.get("registry").asText().matches("zookeeper://127\\.0\\.0\\.1:\\d+"), protocol.toString());
+    List<Long> served = served(protocol, 2);
+    assertTrue(served.get(1) > 0, "the provider never killed served calls: " + served);
+    JsonNode fault = summary.get("run").get("faults").get(0);
+    assertEquals(List.of("kill provider 1", "restart provider 1"), actions(fault));
+    // The other provider took the calls: Dubbo's cluster stops choosing a provider whose connection is gone.
+    assertTrue(fault.get("okDuringFault").asLong() > 0, fault.toString());
+    assertTrue(fault.get("failedForMillis").isNull() || fault.get("failedForMillis").asLong() < 5_000, fault.toString());
+    assertFalse(fault.get("servedAgainAfterMillis").isNull(), "the restarted provider got calls again: " + fault);
+    assertNothingLeft(run);
+  }
+
+  @Test
+  void iceThroughIceGridSpreadsOverItsProvidersAndGoesOnWhileItsRegistryIsDown() throws Exception {
+    GatlingProcess.Result run = GatlingProcess.run("IceEcho", Map.of("registry", "icegrid", "providers", "2",
+        "levels", "5", "duration", "8", "warmup", "0", "faults", "kill@3s:registry"),
+        RESULTS.resolve("ice-icegrid"), LIMIT);
+    assertEquals(0, run.exitCode(), run.output());
+    JsonNode summary = run.summary();
+    JsonNode protocol = summary.get("run").get("protocols").get(0);
+    assertTrue(protocol.get("registry").asText().matches("icegrid://127\\.0\\.0\\.1:\\d+"), protocol.toString());
+    assertEquals("EchoGroup", protocol.get("adapterId").asText());
+    assertTrue(protocol.get("firstCallMillis").asLong() > 0, "the time to the first call, through the locator");
+    List<Long> served = served(protocol, 2);
+    long calls = 0;
+    for (JsonNode r : summary.get("requests")) {
+      calls += r.get("count").asLong();
+    }
+    // No provider was killed, so the providers' own counts are exact: every call, and the probe's one echo.
+    assertEquals(calls + 1, served.get(0) + served.get(1), "providers' counts " + served + " against " + calls
+        + " calls");
+    assertTrue(served.get(0) > 0 && served.get(1) > 0, "Ice spread the calls over both: " + served);
+    JsonNode down = summary.get("requests").get("echo 5 clients (async) during fault");
+    assertTrue(down.get("count").asLong() > 0 && down.get("ko").asLong() == 0,
+        "calls went on through the endpoints Ice had resolved: " + down);
+    assertNothingLeft(run);
+  }
+
+  @Test
+  void iceGridMissingIsOneLineNamingThePackage() throws Exception {
+    GatlingProcess.Result run = GatlingProcess.run("IceEcho", Map.of("registry", "icegrid"),
+        RESULTS.resolve("no-icegrid"), LIMIT, Map.of("PATH", "/nonexistent"));
+    assertNotEquals(0, run.exitCode());
+    assertEquals(1, run.output().lines().filter(l -> l.startsWith("error: -Dregistry=icegrid needs ZeroC's IceGrid"
+        + " registry (icegridregistry), not found on PATH: install Debian's zeroc-icegrid")).count(), run.output());
+    assertFalse(run.output().lines().anyMatch(l -> l.trim().startsWith("at ")), run.output());
+    assertNothingLeft(run);
+  }
+
+  private static List<Long> served(JsonNode protocol, int providers) {
+    JsonNode list = protocol.get("servedByProvider");
+    assertEquals(providers, list.size(), protocol.toString());
+    List<Long> out = new ArrayList<>();
+    list.forEach(p -> out.add(p.get("served").asLong()));
+    return out;
+  }
+
+  private static List<String> actions(JsonNode fault) {
+    List<String> out = new ArrayList<>();
+    fault.get("events").forEach(e -> {
+      assertTrue(e.get("error") == null || e.get("error").isNull(), e.toString());
+      out.add(e.get("action").asText());
+    });
+    return out;
+  }
+
+  private static void assertNothingLeft(GatlingProcess.Result run) throws InterruptedException {
+    assertTrue(TestProcesses.ended(run.children(), Duration.ofSeconds(5)), "left running after the run: "
+        + run.children().stream().filter(ProcessHandle::isAlive).map(p -> p.info().command().orElse("?")).toList());
+  }
+}
