@@ -41,13 +41,18 @@ public final class DubboEchoServer {
   static final int REGISTRY_TIMEOUT_MILLIS = 5_000;
 
   public static void main(String[] args) {
-    Map<String, String> defaults = EchoServerMain.commonDefaults(DEFAULT_PORT);
+    EchoServerMain.run("dubbo", args, defaults(DEFAULT_PORT), DubboEchoServer::start);
+  }
+
+  /** Every flag the server takes, with its default. */
+  static Map<String, String> defaults(int port) {
+    Map<String, String> defaults = EchoServerMain.commonDefaults(port);
     // 200 provider threads: the write-up's pool, and Dubbo's own default for a fixed pool.
     defaults.put("threads", "200");
     defaults.put("serialization", DubboSerialization.DEFAULT);
     defaults.put("payload", Integer.toString(DEFAULT_PAYLOAD));
     defaults.put("registry", NO_REGISTRY);
-    EchoServerMain.run("dubbo", args, defaults, DubboEchoServer::start);
+    return defaults;
   }
 
   static EchoServerMain.RunningServer start(ServerFlags flags, String host, int port) {

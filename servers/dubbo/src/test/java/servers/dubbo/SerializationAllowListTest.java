@@ -60,9 +60,8 @@ class SerializationAllowListTest {
     try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
       port = s.getLocalPort();
     }
-    Map<String, String> defaults = EchoServerMain.commonDefaults(port);
-    defaults.putAll(Map.of("threads", "4", "serialization", "hessian2", "payload", "8388608"));
-    server = DubboEchoServer.start(ServerFlags.parse(new String[0], defaults), "127.0.0.1", port);
+    server = DubboEchoServer.start(ServerFlags.parse(new String[] {"--threads", "4", "--serialization", "hessian2"},
+        DubboEchoServer.defaults(port)), "127.0.0.1", port);
     CHECKER_LOG.setLevel(Level.OFF); // the refusals this test provokes, a line each
   }
 
