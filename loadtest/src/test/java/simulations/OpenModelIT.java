@@ -27,13 +27,15 @@ class OpenModelIT {
   @Test
   void theOpenModelShowsAStallThatTheClosedLoopHides() throws Exception {
     // The server is SIGSTOPped 3 s into each level for 1 s; its calls stay in the level's own row.
-    GatlingProcess.Result run = GatlingProcess.run("GrpcEcho", Map.of("levels", "5", "rates", "1000",
+    // 300 calls/s: far below what gRPC serves even on a slow shared machine (1,000/s once saturated one in
+    // CI, where gRPC made 1,300-1,600 calls/s), so the only thing holding calls back is the stall.
+    GatlingProcess.Result run = GatlingProcess.run("GrpcEcho", Map.of("levels", "5", "rates", "300",
         "duration", "8", "warmup", "2", "faults", "stop@3s,cont@4s", "faultsInLevel", "true"),
         RESULTS.resolve("stall"), Duration.ofMinutes(3));
     assertEquals(0, run.exitCode(), run.output());
     JsonNode summary = run.summary();
     JsonNode closed = summary.get("requests").get("echo 5 clients (async)");
-    JsonNode open = summary.get("requests").get("echo 1000 calls/s (async)");
+    JsonNode open = summary.get("requests").get("echo 300 calls/s (async)");
     assertEquals(2, summary.get("run").get("faults").size(), "a stall in each level: " + summary.get("run"));
 
     // The closed loop: its 5 clients waited out the stall (the max shows it) and sent nothing
@@ -50,16 +52,16 @@ class OpenModelIT {
     assertTrue(responseP99 >= STALL_MILLIS * 1_000 / 2, "the open model shows it: response p99 " + responseP99 + " µs");
     assertTrue(responseP99 > 4 * closedP99, "open p99 " + responseP99 + " vs closed p99 " + closedP99);
     // The schedule: exactly rate x duration calls due, each sent or dropped, at the offered rate.
-    assertEquals(8_000, open.get("count").asLong() + figures.get("dropped").asLong());
-    assertEquals(0, figures.get("dropped").asLong(), "1,000 in flight at most, under the default cap");
+    assertEquals(2_400, open.get("count").asLong() + figures.get("dropped").asLong());
+    assertEquals(0, figures.get("dropped").asLong(), "300 in flight at most, under the default cap");
     assertEquals(0, open.get("ko").asLong(), open.get("koReasons").toString());
     double achieved = open.get("okThroughput").asDouble();
-    assertTrue(Math.abs(achieved - 1_000) <= 100, "achieved " + achieved + " calls/s of 1000 offered");
+    assertTrue(Math.abs(achieved - 300) <= 30, "achieved " + achieved + " calls/s of 300 offered");
     assertFalse(open.get("validity").get("saturation").get("saturated").asBoolean(),
         "a stall is not saturation: " + open.get("validity"));
 
     String page = Files.readString(run.runFolder().resolve("rpc-report.html"));
-    assertTrue(page.contains("<tr data-open-request=\"echo 1000 calls/s (async)\">"), "the open-model table");
+    assertTrue(page.contains("<tr data-open-request=\"echo 300 calls/s (async)\">"), "the open-model table");
     assertTrue(page.contains("data-kind=\"stall\""), "the report says the closed level hid a stall");
     assertTrue(page.contains("id=\"curve-0\""), "the latency-throughput curve");
     assertTrue(page.contains("stay in the level's own row (-DfaultsInLevel=true)"), "the faults table says where its calls are");
