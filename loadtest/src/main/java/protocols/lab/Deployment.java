@@ -101,11 +101,6 @@ final class Deployment implements AutoCloseable, Faults.Targets {
     return Optional.ofNullable(registry);
   }
 
-  /** Whether the lab started the registry (and stops it). */
-  boolean registryStartedHere() {
-    return started != null;
-  }
-
   /** Provider {@code n} (from 1). */
   EmbeddedServer provider(int n) {
     return providers.get(n - 1);

@@ -12,6 +12,7 @@ import java.util.function.Supplier;
 import protocols.load.Faults;
 import protocols.rpc.Errors;
 import protocols.rpc.HostPort;
+import protocols.rpc.Registry;
 import protocols.rpc.InvocationMode;
 import protocols.rpc.RpcClient;
 import protocols.rpc.RpcProtocol;
@@ -73,9 +74,10 @@ public final class EchoRun {
         return new EchoRun(framework, params, null, Endpoints.direct(target), run, millisSince(start));
       }
       plan.registryKind().ifPresent(kind -> {
-        if (!framework.protocol(params).registries().contains(kind)) {
+        java.util.Set<Registry.Kind> spoken = framework.protocol(params).registries();
+        if (!spoken.contains(kind)) {
           throw new IllegalArgumentException("-Dregistry=" + kind.scheme() + ": " + framework.name() + " has no "
-              + kind.scheme() + " registry" + (framework.protocol(params).registries().isEmpty()
+              + kind.scheme() + " registry" + (spoken.isEmpty()
               ? "; -Dproviders alone spreads its calls over several providers" : ""));
         }
       });
