@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import java.nio.file.Path;
 import java.nio.file.Paths;
 import java.time.Duration;
@@ -69,6 +70,44 @@ class RegistryIT {
     JsonNode down = summary.get("requests").get("echo 5 clients (async) during fault");
     assertTrue(down.get("count").asLong() > 0 && down.get("ko").asLong() == 0,
         "calls went on through the endpoints Ice had resolved: " + down);
+    assertNothingLeft(run);
+  }
+
+  @Test
+  void theShootoutRunsAFrameworkDirectAndThroughItsRegistrySideBySide() throws Exception {
+    GatlingProcess.Result run = GatlingProcess.run("RpcShootout", Map.of("frameworks", "ice,grpc",
+        "discovery", "direct,registry", "levels", "5", "duration", "3", "warmup", "0"),
+        RESULTS.resolve("discovery"), LIMIT);
+    assertEquals(0, run.exitCode(), run.output());
+    JsonNode comparison = new ObjectMapper().readTree(run.runFolder().resolve("comparison.json").toFile());
+    List<String> frameworks = new ArrayList<>();
+    comparison.get("rows").forEach(r -> frameworks.add(r.get("framework").asText()));
+    // gRPC has no registry of its own: direct only.
+    assertEquals(List.of("ice", "ice via icegrid", "grpc"), frameworks);
+    JsonNode pair = comparison.get("discovery").get(0);
+    assertEquals(1, comparison.get("discovery").size(), comparison.get("discovery").toString());
+    assertEquals("icegrid", pair.get("registry").asText());
+    assertTrue(pair.get("directFirstCallMillis").asLong() > 0 && pair.get("registryFirstCallMillis").asLong() > 0,
+        pair.toString());
+    JsonNode row = comparison.get("discoveryRows").get(0);
+    JsonNode direct = comparison.get("rows").get(0);
+    JsonNode via = comparison.get("rows").get(1);
+    assertEquals(direct.get("throughput").asDouble(), row.get("directThroughput").asDouble(), 1e-6);
+    assertEquals(via.get("throughput").asDouble() / direct.get("throughput").asDouble(),
+        row.get("registryVsDirect").asDouble(), 1e-6);
+    // Each way's protocol table: its own servers, its own first call.
+    List<JsonNode> ice = new ArrayList<>();
+    run.summary().get("run").get("protocols").forEach(p -> {
+      if (p.get("framework").asText().equals("ice")) {
+        ice.add(p);
+      }
+    });
+    assertEquals(2, ice.size(), ice.toString());
+    assertTrue(ice.stream().anyMatch(p -> p.has("registry") && p.get("firstCallMillis").asLong()
+        == pair.get("registryFirstCallMillis").asLong()), ice.toString());
+    assertTrue(ice.stream().anyMatch(p -> p.has("target") && p.get("firstCallMillis").asLong()
+        == pair.get("directFirstCallMillis").asLong()), ice.toString());
+    assertTrue(java.nio.file.Files.readString(run.runFolder().resolve("comparison.html")).contains("id=\"discovery\""));
     assertNothingLeft(run);
   }
 

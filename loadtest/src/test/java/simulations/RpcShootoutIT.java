@@ -82,10 +82,16 @@ class RpcShootoutIT {
         drivers = TestProcesses.under(gatling.toHandle(), "protocols.shootout.PlainDriver");
       }
       assertEquals(1, drivers.size(), "the plain driver runs: " + Files.readString(GatlingProcess.log(results)));
+      List<ProcessHandle> servers = TestProcesses.under(gatling.toHandle(), "NettyEchoServer");
+      assertEquals(1, servers.size(), "its server runs");
+      String server = TestProcesses.commandLine(servers.get(0));
       Thread.sleep(5_000); // into its 30 s level (killed while it still connects, it would end by itself)
       gatling.destroy(); // SIGTERM, as Ctrl-C or a CI job's cancel
       assertTrue(gatling.waitFor(60, java.util.concurrent.TimeUnit.SECONDS), "the shootout ended");
       assertTrue(TestProcesses.ended(drivers, Duration.ofSeconds(10)), "a plain driver outlived its shootout");
+      // Not only that server: none on its port, such as one restarted for Gatling as the run ended.
+      assertTrue(TestProcesses.noneRuns(server, Duration.ofSeconds(10)), "a server outlived its shootout: " + server
+          .replace('\0', ' '));
     } finally {
       gatling.destroyForcibly();
       drivers.forEach(ProcessHandle::destroyForcibly);

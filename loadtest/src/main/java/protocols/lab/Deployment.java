@@ -47,6 +47,16 @@ final class Deployment implements AutoCloseable, Faults.Targets {
     Optional<Registry.Kind> registryKind() {
       return Optional.ofNullable(registry);
     }
+
+    /** The same providers called directly. */
+    Plan direct() {
+      return new Plan(providers, null, null);
+    }
+
+    /** The same providers through a {@code kind} registry: this plan's if it is one, else one the lab starts. */
+    Plan through(Registry.Kind kind) {
+      return kind == registry ? this : new Plan(providers, kind, null);
+    }
   }
 
   private final RegistryServer started;

@@ -5,6 +5,8 @@ import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.time.Duration;
 import java.util.List;
+import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
@@ -28,15 +30,21 @@ public final class EchoRun {
   private static final Duration PROBE_TIMEOUT = Duration.ofSeconds(5);
 
   private final RpcFramework<?, ?> framework;
+  /** Its name in a run: the framework's, and how it finds its providers when the run compares that. */
+  private final String name;
   private final LoadParams params;
   private final Deployment deployment;
   private final Endpoints endpoints;
   private final Faults faults;
   private final LabRun run;
 
-  private EchoRun(RpcFramework<?, ?> framework, LoadParams params, Deployment deployment, Endpoints endpoints,
-                  LabRun run, long firstCallMillis) {
+  private final long firstCallMillis;
+
+  private EchoRun(RpcFramework<?, ?> framework, String name, LoadParams params, Deployment deployment,
+                  Endpoints endpoints, LabRun run, long firstCallMillis) {
     this.framework = framework;
+    this.name = name;
+    this.firstCallMillis = firstCallMillis;
     this.params = params;
     this.deployment = deployment;
     this.endpoints = endpoints;
@@ -44,7 +52,7 @@ public final class EchoRun {
     this.faults = new Faults(params.faults(), deployment == null ? on -> {
       throw new IllegalStateException("no embedded server");
     } : deployment, !params.faultsInLevel(), run.faults());
-    run.started(framework.name(), firstCallMillis, deployment == null ? null : deployment::served);
+    run.started(endpoints, firstCallMillis, deployment == null ? null : deployment::served);
   }
 
   /**
@@ -52,48 +60,83 @@ public final class EchoRun {
    * given, checks that the target accepts connections; either way one real echo call must succeed.
    */
   public static EchoRun start(RpcFramework<?, ?> framework, LoadParams params, String targetParam, LabRun run) {
+    return orExit(() -> start(framework, framework.name(), Deployment.Plan.of(params), params, targetParam, run,
+        false));
+  }
+
+  /**
+   * The framework's providers as -Dproviders asks, called directly or found through its own registry
+   * (the one -Dregistry names if it speaks it, else one the lab starts), named for the comparison:
+   * {@code dubbo}, {@code dubbo via zookeeper}. Its first call is timed on a second fresh client, so
+   * that neither way pays for loading the framework's classes in this JVM.
+   */
+  public static EchoRun start(RpcFramework<?, ?> framework, Discovery discovery, LoadParams params,
+                              String targetParam, LabRun run) {
     return orExit(() -> {
-      List<String> args = framework.serverArgs(params); // checks the framework's own -D parameters
       Deployment.Plan plan = Deployment.Plan.of(params);
-      if (params.target(targetParam).isPresent()) {
-        if (!plan.equals(Deployment.Plan.ONE_DIRECT)) {
-          throw new IllegalArgumentException("-Dproviders and -Dregistry start the lab's own providers; leave out -D"
-              + targetParam);
-        }
-        if (!params.faults().isEmpty()) {
-          throw new IllegalArgumentException("-Dfaults acts on the embedded server; leave out -D" + targetParam);
-        }
-        if (params.serverDelayUs().isPresent()) {
-          throw new IllegalArgumentException("-DserverDelayUs sets the embedded server's --delay-us; leave out -D"
-              + targetParam + ", or start your server with --delay-us");
-        }
-        HostPort target = params.target(targetParam).get();
-        checkReachable(framework.name(), target, targetParam);
-        long start = System.nanoTime();
-        probe(framework, params, Endpoints.direct(target), "-D" + targetParam);
-        return new EchoRun(framework, params, null, Endpoints.direct(target), run, millisSince(start));
+      if (discovery == Discovery.DIRECT) {
+        return start(framework, framework.name(), plan.direct(), params, targetParam, run, true);
       }
-      plan.registryKind().ifPresent(kind -> {
-        java.util.Set<Registry.Kind> spoken = framework.protocol(params).registries();
-        if (!spoken.contains(kind)) {
-          throw new IllegalArgumentException("-Dregistry=" + kind.scheme() + ": " + framework.name() + " has no "
-              + kind.scheme() + " registry" + (spoken.isEmpty()
-              ? "; -Dproviders alone spreads its calls over several providers" : ""));
-        }
-      });
-      Deployment deployment = Deployment.start(plan, framework.name(), framework.serverMainClass(), args);
-      Endpoints endpoints = new Endpoints(deployment.addresses(), deployment.registry().orElse(null));
-      long start;
-      try {
-        deployment.check(params.faults());
-        start = System.nanoTime();
-        probe(framework, params, endpoints, endpoints.deployed() ? "embedded, " + endpoints : "embedded");
-      } catch (IllegalStateException | IllegalArgumentException e) {
-        deployment.close();
-        throw e;
-      }
-      return new EchoRun(framework, params, deployment, endpoints, run, millisSince(start));
+      Registry.Kind kind = registryOf(framework, params).orElseThrow(() -> new IllegalArgumentException(
+          "-Ddiscovery=registry: " + framework.name() + " has no registry of its own"));
+      return start(framework, framework.name() + " via " + kind.scheme(), plan.through(kind), params, targetParam, run,
+          true);
     });
+  }
+
+  /** The registry {@code framework} is found through: the one -Dregistry names if it speaks it, else its first. */
+  public static Optional<Registry.Kind> registryOf(RpcFramework<?, ?> framework, LoadParams params) {
+    Set<Registry.Kind> spoken = framework.protocol(params).registries();
+    Optional<Registry.Kind> asked = Deployment.Plan.of(params).registryKind().filter(spoken::contains);
+    return asked.isPresent() ? asked : spoken.stream().sorted().findFirst();
+  }
+
+  /** @param warmClasses time the first call of a second fresh client, the framework's classes loaded by a first */
+  private static EchoRun start(RpcFramework<?, ?> framework, String name, Deployment.Plan plan, LoadParams params,
+                               String targetParam, LabRun run, boolean warmClasses) {
+    List<String> args = framework.serverArgs(params); // checks the framework's own -D parameters
+    if (params.target(targetParam).isPresent()) {
+      if (!plan.equals(Deployment.Plan.ONE_DIRECT)) {
+        throw new IllegalArgumentException("-Dproviders and -Dregistry start the lab's own providers; leave out -D"
+            + targetParam);
+      }
+      if (!params.faults().isEmpty()) {
+        throw new IllegalArgumentException("-Dfaults acts on the embedded server; leave out -D" + targetParam);
+      }
+      if (params.serverDelayUs().isPresent()) {
+        throw new IllegalArgumentException("-DserverDelayUs sets the embedded server's --delay-us; leave out -D"
+            + targetParam + ", or start your server with --delay-us");
+      }
+      HostPort target = params.target(targetParam).get();
+      checkReachable(framework.name(), target, targetParam);
+      long start = System.nanoTime();
+      probe(framework, params, Endpoints.direct(target), "-D" + targetParam);
+      return new EchoRun(framework, name, params, null, Endpoints.direct(target), run, millisSince(start));
+    }
+    plan.registryKind().ifPresent(kind -> {
+      Set<Registry.Kind> spoken = framework.protocol(params).registries();
+      if (!spoken.contains(kind)) {
+        throw new IllegalArgumentException("-Dregistry=" + kind.scheme() + ": " + framework.name() + " has no "
+            + kind.scheme() + " registry" + (spoken.isEmpty()
+            ? "; -Dproviders alone spreads its calls over several providers" : ""));
+      }
+    });
+    Deployment deployment = Deployment.start(plan, framework.name(), framework.serverMainClass(), args);
+    Endpoints endpoints = new Endpoints(deployment.addresses(), deployment.registry().orElse(null));
+    long start;
+    try {
+      deployment.check(params.faults());
+      String source = endpoints.deployed() ? "embedded, " + endpoints : "embedded";
+      if (warmClasses) {
+        probe(framework, params, endpoints, source);
+      }
+      start = System.nanoTime();
+      probe(framework, params, endpoints, source);
+    } catch (IllegalStateException | IllegalArgumentException e) {
+      deployment.close();
+      throw e;
+    }
+    return new EchoRun(framework, name, params, deployment, endpoints, run, millisSince(start));
   }
 
   /**
@@ -172,6 +215,16 @@ public final class EchoRun {
 
   public RpcFramework<?, ?> framework() {
     return framework;
+  }
+
+  /** Its name in the run's request names and comparison: {@code dubbo}, or {@code dubbo via zookeeper}. */
+  public String name() {
+    return name;
+  }
+
+  /** How long the probe's fresh client took to its first OK echo (its start, discovery and connection). */
+  public long firstCallMillis() {
+    return firstCallMillis;
   }
 
   public LoadParams params() {

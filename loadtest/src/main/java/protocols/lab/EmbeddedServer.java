@@ -36,6 +36,8 @@ public final class EmbeddedServer implements AutoCloseable, Faults.FaultTarget, 
   private volatile boolean stopped;
   /** Set by {@link #close}: a fault step that fires later must not start a server nobody owns. */
   private boolean closed;
+  /** Set by the JVM's exit (its hook): a restart racing it must not leave a server behind. */
+  private volatile boolean exiting;
   private final HostPort address;
   private final Path log;
   private final Thread killOnExit;
@@ -56,7 +58,10 @@ public final class EmbeddedServer implements AutoCloseable, Faults.FaultTarget, 
     this.process = process;
     this.address = address;
     this.log = log;
-    this.killOnExit = new Thread(() -> this.process.destroyForcibly(), framework + "-server-kill");
+    this.killOnExit = new Thread(() -> {
+      exiting = true; // before reading process: a restart writes process, then reads exiting
+      this.process.destroyForcibly();
+    }, framework + "-server-kill");
     Runtime.getRuntime().addShutdownHook(killOnExit);
   }
 
@@ -234,7 +239,7 @@ public final class EmbeddedServer implements AutoCloseable, Faults.FaultTarget, 
    * @throws IllegalStateException after {@link #close}: nothing is started then
    */
   public synchronized void restart() {
-    if (closed) {
+    if (closed || exiting) {
       throw new IllegalStateException("the embedded " + framework + " server was stopped: not restarted");
     }
     kill();
@@ -248,6 +253,10 @@ public final class EmbeddedServer implements AutoCloseable, Faults.FaultTarget, 
       process = new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.appendTo(log.toFile())).start();
     } catch (IOException e) {
       throw new IllegalStateException("could not restart the embedded " + framework + " server: " + Errors.oneLine(e));
+    }
+    if (exiting) { // the JVM's exit began while it started: its hook may have killed the one before
+      process.destroyForcibly();
+      throw new IllegalStateException("the run is ending: the embedded " + framework + " server was not restarted");
     }
     awaitReady();
   }
@@ -282,13 +291,8 @@ public final class EmbeddedServer implements AutoCloseable, Faults.FaultTarget, 
     if (stopped) {
       sendSignal("CONT"); // a stopped process cannot act on SIGTERM
     }
-    // SIGTERM through the handle: Process.destroy() would also close our end of its stdout, losing the
-    // last SERVED line the server prints as it stops.
-    process.toHandle().destroy();
+    OwnedProcess.stop(process, Duration.ofSeconds(10));
     try {
-      if (!process.waitFor(10, TimeUnit.SECONDS)) {
-        process.destroyForcibly().waitFor(5, TimeUnit.SECONDS);
-      }
       Thread reader = drain;
       if (reader != null) {
         reader.join(2_000); // its last SERVED line

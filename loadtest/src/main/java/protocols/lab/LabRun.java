@@ -50,9 +50,10 @@ public final class LabRun implements RunObserver {
   private final List<Warmup> warmups = new CopyOnWriteArrayList<>();
   private final List<SummaryListener> listeners = new CopyOnWriteArrayList<>();
   private final Set<RpcProtocol<?, ?>> protocolsSeen = Collections.newSetFromMap(new IdentityHashMap<>());
-  private final List<Map<String, Object>> protocols = new CopyOnWriteArrayList<>();
-  /** Per framework, how it started: its first call's time and, for providers the lab started, their counts. */
-  private final Map<String, Started> started = new ConcurrentHashMap<>();
+  /** Each protocol's table, by where its client calls (which servers, or which registry). */
+  private final List<Map.Entry<Endpoints, Map<String, Object>>> protocols = new CopyOnWriteArrayList<>();
+  /** Per servers called, how their client started: its first call's time and, for providers the lab started, their counts. */
+  private final Map<Endpoints, Started> started = new ConcurrentHashMap<>();
 
   /** How a framework's client started: its first OK call after (ms), and what its providers served, or null. */
   private record Started(long firstCallMillis, Supplier<List<Map<String, Object>>> served) {
@@ -134,19 +135,20 @@ public final class LabRun implements RunObserver {
   }
 
   /**
-   * {@code framework}'s client started: a fresh client's first OK echo (the probe: the client's own
-   * start, discovery and connection included) took {@code firstCallMillis}; {@code served}, if not
-   * null, tells at the end of the run what each of its providers served.
+   * The client of {@code endpoints} started: a fresh client's first OK echo (the probe: the client's
+   * own start, discovery and connection included) took {@code firstCallMillis}; {@code served}, if
+   * not null, tells at the end of the run what each of its providers served.
    */
-  public void started(String framework, long firstCallMillis, Supplier<List<Map<String, Object>>> served) {
-    started.put(framework, new Started(firstCallMillis, served));
+  void started(Endpoints endpoints, long firstCallMillis, Supplier<List<Map<String, Object>>> served) {
+    started.put(endpoints, new Started(firstCallMillis, served));
   }
 
   /** The protocol tables, each with its framework's first call and what its providers served, as they counted it. */
   List<Map<String, Object>> protocols() {
     List<Map<String, Object>> out = new ArrayList<>();
-    for (Map<String, Object> p : protocols) {
-      Started s = started.get(String.valueOf(p.get("framework")));
+    for (Map.Entry<Endpoints, Map<String, Object>> e : protocols) {
+      Map<String, Object> p = e.getValue();
+      Started s = started.get(e.getKey());
       if (s == null) {
         out.add(p);
         continue;
@@ -236,7 +238,7 @@ public final class LabRun implements RunObserver {
     p.put("connections", s.connections() == 0 ? "framework default" : s.connections());
     p.put("maxMessageBytes", protocol.maxMessageBytes());
     p.putAll(protocol.describe());
-    protocols.add(p);
+    protocols.add(Map.entry(new Endpoints(s.targets(), s.registry()), p));
   }
 
   /** The lab's runs start with a probe, so a client that cannot start now is one line and exit 1. */

@@ -325,6 +325,14 @@ public final class LoadParams {
     return !Deployment.Plan.of(this).equals(Deployment.Plan.ONE_DIRECT);
   }
 
+  /**
+   * {@code -Ddiscovery}: the shootout runs each framework that has a registry directly and/or through
+   * it; empty when not given (then -Dregistry decides, for every framework alike).
+   */
+  public List<Discovery> discovery() {
+    return raw("discovery").map(Discovery::parseList).orElse(List.of());
+  }
+
   /** {@code -Dconnections}: 0 keeps the framework's default. */
   public int connections() {
     return intParam("connections", 0, 0, 1_024);
@@ -388,6 +396,7 @@ public final class LoadParams {
     maxFailingSeconds();
     faults();
     Deployment.Plan.of(this);
+    discovery();
     injectors();
     injector().checkStartAt(java.time.Instant.now());
     return this;

@@ -45,16 +45,24 @@ public final class OwnedProcess implements AutoCloseable {
     return java.util.OptionalInt.empty();
   }
 
-  /** SIGTERM, a few seconds' grace, then SIGKILL for it and anything it started. */
   private void stop() {
+    stop(process, GRACE);
+  }
+
+  /**
+   * SIGTERM, up to {@code grace} for a clean exit, then SIGKILL for it and anything it started; an
+   * interrupt kills at once and is kept. Through its handle: {@link Process#destroy} would also close
+   * our end of its output, losing the last lines it prints as it stops.
+   */
+  static void stop(Process process, Duration grace) {
     if (!process.isAlive()) {
       return;
     }
-    process.destroy();
+    process.toHandle().destroy();
     try {
-      if (!process.waitFor(GRACE.toMillis(), TimeUnit.MILLISECONDS)) {
+      if (!process.waitFor(grace.toMillis(), TimeUnit.MILLISECONDS)) {
         process.descendants().forEach(ProcessHandle::destroyForcibly);
-        process.destroyForcibly().waitFor(GRACE.toMillis(), TimeUnit.MILLISECONDS);
+        process.destroyForcibly().waitFor(grace.toMillis(), TimeUnit.MILLISECONDS);
       }
     } catch (InterruptedException e) {
       process.destroyForcibly();

@@ -77,6 +77,7 @@ public final class Parameters {
       new Param("serverDelayUs", "unset", CLIENTS),
       new Param("frameworks", "all", EnumSet.of(Use.SHOOTOUT, Use.DEMO)),
       new Param("plain", "false", EnumSet.of(Use.SHOOTOUT)),
+      new Param("discovery", "unset", EnumSet.of(Use.SHOOTOUT)),
       new Param("history", "nightly-history.jsonl", EnumSet.of(Use.NIGHTLY)),
       new Param("historyNights", "7", EnumSet.of(Use.NIGHTLY)),
       new Param("minNights", "2", EnumSet.of(Use.NIGHTLY)),

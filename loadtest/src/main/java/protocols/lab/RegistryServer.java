@@ -35,6 +35,8 @@ final class RegistryServer implements AutoCloseable, Faults.FaultTarget {
   private final Thread killOnExit;
   private volatile Process process;
   private boolean closed;
+  /** Set by the JVM's exit (its hook): a restart racing it must not leave a registry behind. */
+  private volatile boolean exiting;
 
   private RegistryServer(Registry registry, List<String> command, Path folder) {
     this.registry = registry;
@@ -42,6 +44,7 @@ final class RegistryServer implements AutoCloseable, Faults.FaultTarget {
     this.folder = folder;
     this.log = folder.resolve("registry.log");
     this.killOnExit = new Thread(() -> {
+      exiting = true; // before reading process: a launch writes process, then reads exiting
       Process p = process;
       if (p != null) {
         p.destroyForcibly();
@@ -134,6 +137,10 @@ final class RegistryServer implements AutoCloseable, Faults.FaultTarget {
       throw new IllegalStateException("could not start the " + registry.kind().scheme() + " registry: "
           + Errors.oneLine(e));
     }
+    if (exiting) { // the JVM's exit began while it started
+      process.destroyForcibly();
+      throw new IllegalStateException("the run is ending: the " + registry.kind().scheme() + " registry was not started");
+    }
     long deadline = System.nanoTime() + START_TIMEOUT.toNanos();
     while (!answers()) {
       if (!process.isAlive() || System.nanoTime() > deadline) {
@@ -199,7 +206,7 @@ final class RegistryServer implements AutoCloseable, Faults.FaultTarget {
   /** Fault injection: a new registry process on the same port and data; returns when it answers. */
   @Override
   public synchronized void restart() {
-    if (closed) {
+    if (closed || exiting) {
       throw new IllegalStateException("the " + registry.kind().scheme() + " registry was stopped: not restarted");
     }
     kill();
@@ -216,15 +223,7 @@ final class RegistryServer implements AutoCloseable, Faults.FaultTarget {
     closed = true;
     Process p = process;
     if (p != null) {
-      p.destroy();
-      try {
-        if (!p.waitFor(10, TimeUnit.SECONDS)) {
-          p.destroyForcibly().waitFor(5, TimeUnit.SECONDS);
-        }
-      } catch (InterruptedException e) {
-        p.destroyForcibly();
-        Thread.currentThread().interrupt();
-      }
+      OwnedProcess.stop(p, Duration.ofSeconds(10));
     }
     try {
       Runtime.getRuntime().removeShutdownHook(killOnExit);

@@ -74,6 +74,103 @@ public final class Comparison {
     }
   }
 
+  /**
+   * A framework run in one shootout directly and through its registry ({@code -Ddiscovery}): the two
+   * names its levels have, the registry's scheme, and each way's time to its first OK call (a fresh
+   * client's start, discovery and connection).
+   */
+  public record DiscoveryPair(String direct, String viaRegistry, String registry, long directFirstCallMillis,
+                              long registryFirstCallMillis) {
+  }
+
+  /** One closed level of a {@link DiscoveryPair}, both ways: what discovery costs at steady state. */
+  @JsonPropertyOrder({"framework", "registry", "mode", "clients"})
+  public record DiscoveryRow(@JsonIgnore Row direct, @JsonIgnore Row viaRegistry, String registry) {
+    @JsonProperty
+    public String framework() {
+      return direct.framework();
+    }
+
+    @JsonProperty
+    public String mode() {
+      return direct.mode();
+    }
+
+    @JsonProperty
+    public int clients() {
+      return direct.clients();
+    }
+
+    @JsonProperty
+    public double directThroughput() {
+      return direct.throughput();
+    }
+
+    @JsonProperty
+    public double registryThroughput() {
+      return viaRegistry.throughput();
+    }
+
+    /** Through the registry over direct: below 1 is what discovery costs; null when direct measured nothing. */
+    @JsonProperty
+    public Double registryVsDirect() {
+      return direct.throughput() > 0 ? viaRegistry.throughput() / direct.throughput() : null;
+    }
+
+    @JsonProperty
+    public long directP50() {
+      return direct.p50();
+    }
+
+    @JsonProperty
+    public long registryP50() {
+      return viaRegistry.p50();
+    }
+
+    @JsonProperty
+    public long directP99() {
+      return direct.p99();
+    }
+
+    @JsonProperty
+    public long registryP99() {
+      return viaRegistry.p99();
+    }
+  }
+
+  /** Each pair's closed levels that both ways reached, in the rows' order. */
+  public static List<DiscoveryRow> discoveryRows(List<DiscoveryPair> pairs, List<Row> rows) {
+    List<DiscoveryRow> out = new java.util.ArrayList<>();
+    for (DiscoveryPair pair : pairs) {
+      for (Row direct : rows) {
+        if (!direct.level().framework().equals(pair.direct())) {
+          continue;
+        }
+        rows.stream().filter(r -> r.level().framework().equals(pair.viaRegistry())
+                && r.level().mode() == direct.level().mode() && r.clients() == direct.clients()).findFirst()
+            .ifPresent(via -> out.add(new DiscoveryRow(direct, via, pair.registry())));
+      }
+    }
+    return out;
+  }
+
+  /** The console's table of what discovery costs. */
+  public static String discoveryTable(List<DiscoveryPair> pairs, List<DiscoveryRow> rows) {
+    StringBuilder sb = new StringBuilder(String.format(Locale.ROOT, "%nDirect against through the registry (µs)%n"
+        + "%-9s %-10s %-8s %7s %10s %10s %7s %9s %9s %9s %9s%n", "framework", "registry", "mode", "clients",
+        "direct/s", "registry/s", "reg/dir", "p50 dir", "p50 reg", "p99 dir", "p99 reg"));
+    for (DiscoveryRow r : rows) {
+      sb.append(String.format(Locale.ROOT, "%-9s %-10s %-8s %7d %10.0f %10.0f %7s %9d %9d %9d %9d%n", r.framework(),
+          r.registry(), r.mode(), r.clients(), r.directThroughput(), r.registryThroughput(),
+          optional(r.registryVsDirect(), 2), r.directP50(), r.registryP50(), r.directP99(), r.registryP99()));
+    }
+    for (DiscoveryPair p : pairs) {
+      sb.append(String.format(Locale.ROOT, "first OK call of a fresh %s client: direct %d ms, through %s %d ms%n",
+          p.direct(), p.directFirstCallMillis(), p.registry(), p.registryFirstCallMillis()));
+    }
+    return sb.toString();
+  }
+
   /** Per framework and mode: the highest offered rate that did not saturate, and its response-time p99. */
   public record Capacity(String framework, String mode, Double highestUnsaturated, Long responseP99,
                          Double lowestSaturated, String limit) {

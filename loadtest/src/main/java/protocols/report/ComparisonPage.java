@@ -26,8 +26,12 @@ public final class ComparisonPage {
                     boolean interrupted) {
   }
 
+  /** The frameworks run both directly and through their registry, and their levels side by side. */
+  public record Discovery(List<Comparison.DiscoveryPair> pairs, List<Comparison.DiscoveryRow> rows) {
+  }
+
   public static String render(Run run, List<Comparison.Row> rows, List<Comparison.RateRow> rateRows,
-                              List<Comparison.Capacity> capacities, List<RequestStats> requests,
+                              List<Comparison.Capacity> capacities, Discovery discovery, List<RequestStats> requests,
                               List<Warning> warnings, Optional<String> cpuNotSampled,
                               List<RunAnalysis.Assessment> notJudged) {
     Map<String, Object> model = new HashMap<>();
@@ -45,6 +49,13 @@ public final class ComparisonPage {
           warnings.stream().anyMatch(w -> w.request().equals(r.level().name()))));
     }
     model.put("rows", results);
+    List<Map<String, Object>> discoveryRows = new ArrayList<>();
+    for (Comparison.DiscoveryRow r : discovery.rows()) {
+      discoveryRows.add(Map.of("row", r, "flagged", warnings.stream().anyMatch(w -> w.request()
+          .equals(r.direct().level().name()) || w.request().equals(r.viaRegistry().level().name()))));
+    }
+    model.put("discoveryRows", discoveryRows);
+    model.put("discoveryPairs", discovery.pairs());
     List<String> charts = new ArrayList<>();
     if (!rows.isEmpty()) {
       charts.add(chart(run, "throughput-chart", "Throughput (calls/s) against concurrent clients", rows,

@@ -58,10 +58,13 @@ public final class ComparisonReport implements SummaryListener {
   private final Map<String, Path> plainResults;
   /** The frameworks' client library versions, by framework. */
   private final Map<String, String> frameworkVersions;
+  /** The frameworks run both directly and through their registry. */
+  private final List<Comparison.DiscoveryPair> discovery;
 
   public ComparisonReport(List<String> frameworks, Map<String, String> frameworkVersions, List<InvocationMode> modes,
                           List<Integer> levels, String ceiling, Map<String, String> parameters,
-                          Map<String, Path> plainResults) {
+                          Map<String, Path> plainResults, List<Comparison.DiscoveryPair> discovery) {
+    this.discovery = List.copyOf(discovery);
     this.frameworkVersions = new LinkedHashMap<>(frameworkVersions);
     this.frameworks = List.copyOf(frameworks);
     this.modes = List.copyOf(modes);
@@ -80,7 +83,8 @@ public final class ComparisonReport implements SummaryListener {
   record File(String generated, boolean interrupted, List<Warning> warnings, String latencyUnit, String ceiling,
               Map<String, Object> machine, Map<String, String> versions, Map<String, String> parameters,
               String gatlingReport, String rpcReport, List<Comparison.Row> rows, List<Comparison.RateRow> rateRows,
-              List<Comparison.Capacity> capacity) {
+              List<Comparison.Capacity> capacity, List<Comparison.DiscoveryPair> discovery,
+              List<Comparison.DiscoveryRow> discoveryRows) {
   }
 
   static String plainFlag(int clients, double gatlingThroughput, RequestStats plain) {
@@ -117,9 +121,10 @@ public final class ComparisonReport implements SummaryListener {
     versions.putAll(frameworkVersions);
     List<Comparison.RateRow> rateRows = rateRows(requests, analysis);
     List<Comparison.Capacity> capacities = Comparison.capacities(rateRows);
+    List<Comparison.DiscoveryRow> discoveryRows = Comparison.discoveryRows(discovery, rows);
     new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT).writeValue(folder.resolve(JSON).toFile(),
         new File(Pages.now(), interrupted, warnings, "microseconds", ceiling, machine, versions, parameters,
-            "index.html", RpcReportPage.FILE, rows, rateRows, capacities));
+            "index.html", RpcReportPage.FILE, rows, rateRows, capacities, discovery, discoveryRows));
     Files.writeString(folder.resolve(CSV), Comparison.csv(rows), StandardCharsets.UTF_8);
     if (!rateRows.isEmpty()) {
       Files.writeString(folder.resolve(RATES_CSV), Comparison.ratesCsv(rateRows), StandardCharsets.UTF_8);
@@ -127,8 +132,12 @@ public final class ComparisonReport implements SummaryListener {
     }
     ComparisonPage.Run run = new ComparisonPage.Run(frameworks, modes, levels, ceiling, machine, versions, parameters,
         interrupted);
-    Files.writeString(folder.resolve(HTML), ComparisonPage.render(run, rows, rateRows, capacities, requests,
-        warnings, analysis.cpuNotSampled(), analysis.notJudged()), StandardCharsets.UTF_8);
+    Files.writeString(folder.resolve(HTML), ComparisonPage.render(run, rows, rateRows, capacities,
+        new ComparisonPage.Discovery(discovery, discoveryRows), requests, warnings, analysis.cpuNotSampled(),
+        analysis.notJudged()), StandardCharsets.UTF_8);
+    if (!discovery.isEmpty()) {
+      System.out.print(Comparison.discoveryTable(discovery, discoveryRows));
+    }
     for (Path plain : plainResults.values()) {
       if (Files.exists(plain)) {
         Files.copy(plain, folder.resolve(plain.getFileName()), StandardCopyOption.REPLACE_EXISTING);

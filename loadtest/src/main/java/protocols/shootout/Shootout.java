@@ -13,26 +13,27 @@ import java.util.Map;
 import java.util.Set;
 import java.util.OptionalInt;
 import java.util.concurrent.TimeUnit;
-import protocols.lab.RpcFramework;
-import protocols.lab.EchoRun;
+import protocols.frameworks.Frameworks;
+import protocols.lab.Discovery;
 import protocols.lab.EchoLevels;
-import protocols.lab.LabRun;
-import protocols.load.Populations;
-import protocols.rpc.InvocationMode;
+import protocols.lab.EchoRun;
 import protocols.lab.JvmCommand;
+import protocols.lab.LabRun;
 import protocols.lab.LoadParams;
 import protocols.lab.OwnedProcess;
 import protocols.lab.Parameters;
-import protocols.frameworks.Frameworks;
+import protocols.lab.RpcFramework;
 import protocols.load.Populations;
-import protocols.lab.LabRun;
-import protocols.lab.EchoLevels;
+import protocols.report.Comparison;
+import protocols.rpc.InvocationMode;
 
 /**
  * The write-ups' comparison in one Gatling run: every framework (and the ceiling) one after the
  * other through the same levels and mode(s), each against its own server, then the comparison
  * report. With {@code -Dplain=true} the plain Java driver first runs the same load on each
- * framework's client, each in its own JVM, for the Gatling-vs-plain ratios.
+ * framework's client, each in its own JVM, for the Gatling-vs-plain ratios. With {@code
+ * -Ddiscovery=direct,registry} each framework that has a registry runs twice, directly and through
+ * it, one after the other, for what discovery costs.
  */
 public final class Shootout {
   /** The shared -D parameters a plain-driver JVM takes over from the shootout (and the frameworks' own). */
@@ -71,15 +72,40 @@ public final class Shootout {
             + " -Dregistry");
       });
     }
+    List<Discovery> discovery = EchoRun.orExit(params::discovery);
+    if (!discovery.isEmpty() && (plain || frameworks.stream()
+        .anyMatch(f -> params.target(Parameters.TARGET_PREFIX + f.name()).isPresent()))) {
+      EchoRun.orExit(() -> {
+        throw new IllegalArgumentException("-Ddiscovery compares the lab's own providers called directly and through"
+            + " a registry; leave out -Dplain and -Dtarget.<framework>");
+      });
+    }
     run = new LabRun(params);
+    List<Comparison.DiscoveryPair> pairs = new ArrayList<>();
     for (RpcFramework<?, ?> framework : frameworks) {
-      runs.add(EchoRun.start(framework, params, Parameters.TARGET_PREFIX + framework.name(), run));
+      String target = Parameters.TARGET_PREFIX + framework.name();
+      boolean hasRegistry = EchoRun.registryOf(framework, params).isPresent();
+      if (discovery.isEmpty()) {
+        runs.add(EchoRun.start(framework, params, target, run));
+        continue;
+      }
+      Map<Discovery, EchoRun> ways = new LinkedHashMap<>();
+      for (Discovery d : hasRegistry ? discovery : List.of(Discovery.DIRECT)) { // without a registry: direct only
+        ways.put(d, EchoRun.start(framework, d, params, target, run));
+      }
+      runs.addAll(ways.values());
+      EchoRun direct = ways.get(Discovery.DIRECT);
+      EchoRun via = ways.get(Discovery.REGISTRY);
+      if (direct != null && via != null) {
+        pairs.add(new Comparison.DiscoveryPair(direct.name(), via.name(), via.endpoints().registry().kind().scheme(),
+            direct.firstCallMillis(), via.firstCallMillis()));
+      }
     }
     Map<String, Path> plainResults = plain ? runPlainDrivers(params, modes) : Map.of();
     List<PopulationBuilder> steps = new ArrayList<>();
     for (EchoRun echo : runs) {
       for (InvocationMode mode : modes) {
-        EchoLevels levels = echo.levels(echo.framework().name(), mode);
+        EchoLevels levels = echo.levels(echo.name(), mode);
         steps.addAll(levels.populations(echo.protocol(mode)));
         assertions.addAll(levels.assertions());
       }
@@ -87,8 +113,8 @@ public final class Shootout {
     populations = Populations.sequence(steps);
     Map<String, String> versions = new LinkedHashMap<>();
     frameworks.forEach(f -> versions.put(f.name(), f.version()));
-    run.onSummaryWritten(new ComparisonReport(frameworks.stream().map(RpcFramework::name).toList(), versions, modes,
-        params.levels(), Frameworks.CEILING, describe(params, frameworks, modes, plain), plainResults));
+    run.onSummaryWritten(new ComparisonReport(frameworks(), versions, modes, params.levels(), Frameworks.CEILING,
+        describe(params, frameworks, modes, plain, discovery), plainResults, pairs));
   }
 
   /** The run: its protocol goes beside the frameworks' ({@code setUp(...).protocols(shootout.run().protocol())}). */
@@ -96,9 +122,9 @@ public final class Shootout {
     return run;
   }
 
-  /** The frameworks' names, in the order they run. */
+  /** The frameworks' names in the run, in the order they run (with how they find their providers, when compared). */
   public List<String> frameworks() {
-    return runs.stream().map(r -> r.framework().name()).toList();
+    return runs.stream().map(EchoRun::name).toList();
   }
 
   public PopulationBuilder populations() {
@@ -154,13 +180,17 @@ public final class Shootout {
         results.put(ComparisonReport.key(name, mode), out);
       }
       // Gatling then finds the server as the plain driver did: a new process, and the same warm-up.
-      echo.freshServer();
+      // One line if it cannot: the server would not start, or the run is ending (Ctrl-C, SIGTERM).
+      EchoRun.orExit(() -> {
+        echo.freshServer();
+        return null;
+      });
     }
     return results;
   }
 
   private Map<String, String> describe(LoadParams params, List<RpcFramework<?, ?>> frameworks,
-                                       List<InvocationMode> modes, boolean plain) {
+                                       List<InvocationMode> modes, boolean plain, List<Discovery> discovery) {
     Map<String, String> d = new LinkedHashMap<>();
     d.put("frameworks", String.join(",", frameworks.stream().map(RpcFramework::name).toList()));
     d.put("mode", String.join(",", modes.stream().map(InvocationMode::label).toList()));
@@ -181,8 +211,12 @@ public final class Shootout {
       f.params().forEach(p -> d.put(f.name() + " -D" + p.property(), p.value(params)));
     }
     d.put("plain driver", Boolean.toString(plain));
+    if (!discovery.isEmpty()) {
+      d.put("discovery", String.join(",", discovery.stream().map(Discovery::label).toList())
+          + " (frameworks without a registry of their own run direct only)");
+    }
     for (EchoRun echo : runs) {
-      d.put("target " + echo.framework().name(), echo.endpoints().toString());
+      d.put("target " + echo.name(), echo.endpoints().toString());
     }
     return d;
   }

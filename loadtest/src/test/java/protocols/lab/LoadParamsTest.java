@@ -186,4 +186,16 @@ class LoadParamsTest {
         () -> new LoadParams(Map.of("injectors", "2")).singleInjector("RpcShootout"));
     assertTrue(shootout.getMessage().startsWith("RpcShootout runs as one injector"), shootout.getMessage());
   }
+
+  @Test
+  void discoveryIsAnOrderedListOfDirectAndRegistry() {
+    assertEquals(List.of(), new LoadParams(Map.of()).discovery());
+    assertEquals(List.of(Discovery.REGISTRY, Discovery.DIRECT),
+        new LoadParams(Map.of("discovery", "registry, direct")).discovery());
+    for (String bad : List.of("sideways", "direct,direct", "direct,")) {
+      IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+          () -> new LoadParams(Map.of("discovery", bad)).validate());
+      assertTrue(e.getMessage().startsWith("-Ddiscovery must be direct, registry or direct,registry"), e.getMessage());
+    }
+  }
 }

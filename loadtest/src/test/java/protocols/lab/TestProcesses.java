@@ -28,6 +28,30 @@ public final class TestProcesses {
     return processes.stream().noneMatch(ProcessHandle::isAlive);
   }
 
+  /** {@code p}'s command line (arguments NUL-separated), empty once it is gone. */
+  public static String commandLine(ProcessHandle p) {
+    try {
+      return Files.readString(Path.of("/proc", Long.toString(p.pid()), "cmdline"));
+    } catch (IOException | RuntimeException gone) {
+      return "";
+    }
+  }
+
+  /**
+   * Waits up to {@code limit} until no process on the machine has exactly {@code commandLine} (a
+   * server's names its own port, so only this run's can match, even one orphaned); whether none has.
+   */
+  public static boolean noneRuns(String commandLine, Duration limit) throws InterruptedException {
+    long deadline = System.nanoTime() + limit.toNanos();
+    while (ProcessHandle.allProcesses().anyMatch(p -> p.isAlive() && commandLine(p).equals(commandLine))) {
+      if (System.nanoTime() > deadline) {
+        return false;
+      }
+      Thread.sleep(100);
+    }
+    return true;
+  }
+
   static boolean runs(ProcessHandle p, String mainClass) {
     try {
       return p.isAlive() && Files.readString(Path.of("/proc", Long.toString(p.pid()), "cmdline")).contains(mainClass);

@@ -53,7 +53,7 @@ class ComparisonReportTest {
     }
     writePlain(plain, plainRecorder);
     ComparisonReport report = new ComparisonReport(List.of("dubbo", "netty"), Map.of(), List.of(InvocationMode.ASYNC), List.of(1),
-        "netty", Map.of("levels", "[1]"), Map.of("dubbo async", plain));
+        "netty", Map.of("levels", "[1]"), Map.of("dubbo async", plain), List.of());
     List<RequestStats> all = List.of(stats(Level.closed("dubbo", 1, InvocationMode.ASYNC), 4000, 800),
         stats(Level.closed("netty", 1, InvocationMode.ASYNC), 20000, 4000));
     List<Comparison.Row> rows = report.rows(all);
@@ -84,7 +84,7 @@ class ComparisonReportTest {
     }
     writePlain(plain, plainRecorder);
     ComparisonReport report = new ComparisonReport(List.of("dubbo"), Map.of(), List.of(InvocationMode.ASYNC), List.of(1, 5),
-        "netty", Map.of(), Map.of("dubbo async", plain));
+        "netty", Map.of(), Map.of("dubbo async", plain), List.of());
     List<RequestStats> all = List.of(stats(Level.closed("dubbo", 1, InvocationMode.ASYNC), 186, 186),
         stats(Level.closed("dubbo", 5, InvocationMode.ASYNC), 4000, 4000));
     List<Comparison.Row> rows = report.rows(all);
@@ -97,5 +97,31 @@ class ComparisonReportTest {
     String html = Files.readString(dir.resolve(ComparisonReport.HTML));
     assertTrue(html.contains("data-kind=\"plain-driver\""), "the flag is a warning at the top");
     assertTrue(Files.readString(dir.resolve(ComparisonReport.JSON)).contains("\"kind\" : \"plain-driver\""));
+  }
+
+  @Test
+  void aFrameworkRunDirectAndThroughItsRegistryIsComparedLevelByLevel(@TempDir Path dir) throws Exception {
+    Comparison.DiscoveryPair pair = new Comparison.DiscoveryPair("dubbo", "dubbo via zookeeper", "zookeeper", 900,
+        1_400);
+    ComparisonReport report = new ComparisonReport(List.of("dubbo", "dubbo via zookeeper", "netty"), Map.of(),
+        List.of(InvocationMode.ASYNC), List.of(1, 5), "netty", Map.of(), Map.of(), List.of(pair));
+    List<RequestStats> all = List.of(stats(Level.closed("dubbo", 1, InvocationMode.ASYNC), 1000, 1000),
+        stats(Level.closed("dubbo", 5, InvocationMode.ASYNC), 4000, 4000),
+        stats(Level.closed("dubbo via zookeeper", 1, InvocationMode.ASYNC), 900, 900),
+        stats(Level.closed("dubbo via zookeeper", 5, InvocationMode.ASYNC), 3000, 3000),
+        stats(Level.closed("netty", 1, InvocationMode.ASYNC), 5000, 5000));
+    List<Comparison.DiscoveryRow> rows = Comparison.discoveryRows(List.of(pair), report.rows(all));
+    assertEquals(List.of(1, 5), rows.stream().map(Comparison.DiscoveryRow::clients).toList());
+    assertEquals(0.9, rows.get(0).registryVsDirect(), 0.01);
+    assertEquals(0.75, rows.get(1).registryVsDirect(), 0.01);
+
+    report.written(dir, all, RunAnalysis.of(all, Optional.empty(), List.of()), false);
+    String html = Files.readString(dir.resolve(ComparisonReport.HTML));
+    assertTrue(html.contains("id=\"discovery\"") && html.contains("data-discovery=\"dubbo\" data-mode=\"async\""
+        + " data-clients=\"5\""), "the discovery table");
+    assertTrue(html.contains("dubbo direct 900 ms, through zookeeper 1400 ms"), "the first calls");
+    String json = Files.readString(dir.resolve(ComparisonReport.JSON));
+    assertTrue(json.contains("\"registryVsDirect\" : 0.75") && json.contains("\"registryFirstCallMillis\" : 1400"),
+        json);
   }
 }
