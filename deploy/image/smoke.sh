@@ -12,10 +12,17 @@ image="$(readlink -f "${1:-loadtest/target/rpc-load-lab-image.tar}")"
 work="$(mktemp -d)"
 rootfs="$work/rootfs"
 pids=()
+# Each container runs under timeout, which leads a process group of its own (pid = group id): stop
+# the whole group, give its JVM up to 15 s to end cleanly, then kill what is left of it.
 cleanup() {
-  for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done
-  sleep 1
-  for p in "${pids[@]}"; do kill -9 "$p" 2>/dev/null || true; done
+  for p in "${pids[@]}"; do kill -- "-$p" 2>/dev/null || true; done
+  for _ in $(seq 30); do
+    alive=0
+    for p in "${pids[@]}"; do kill -0 -- "-$p" 2>/dev/null && alive=1; done
+    [ "$alive" -eq 0 ] && break
+    sleep 0.5
+  done
+  for p in "${pids[@]}"; do kill -9 -- "-$p" 2>/dev/null || true; done
   umount "$rootfs/proc" 2>/dev/null || true
   umount "$rootfs/dev" 2>/dev/null || true
   [ -n "${KEEP:-}" ] || rm -rf "$work"
@@ -64,7 +71,8 @@ run() { # role index log
   mapfile -d '' cmd < <(argv "$1" "$2")
   local -a envs
   mapfile -t envs < <(python3 -c 'import json,sys; print("\n".join(json.load(open(sys.argv[1])).get("Env", [])))' "$work/config.json")
-  env -i "${envs[@]}" "$timeout" 300 "$chroot" "$rootfs" "${cmd[@]}" > "$3" 2>&1
+  # exec: the job's pid is timeout's own, and so its process group's (see cleanup)
+  exec env -i "${envs[@]}" "$timeout" 300 "$chroot" "$rootfs" "${cmd[@]}" > "$3" 2>&1
 }
 run server 0 "$work/server.log" &
 pids+=($!)

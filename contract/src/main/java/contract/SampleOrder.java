@@ -12,6 +12,8 @@ public final class SampleOrder {
 
   /** The most orders {@code listOrders(count)} returns; a larger count is a bad request. */
   public static final int MAX_LIST = 100_000;
+  /** The most orders one {@code watch(count)} stream sends; a larger count is a bad request. */
+  public static final int MAX_WATCH = 10_000_000;
 
   private SampleOrder() {}
 
@@ -22,6 +24,11 @@ public final class SampleOrder {
    */
   public static String badCount(int count) {
     return count < 0 || count > MAX_LIST ? "count must be between 0 and " + MAX_LIST + ", got " + count : null;
+  }
+
+  /** The check every server's {@code watch} makes: null if {@code count} is fine, otherwise the error message. */
+  public static String badWatchCount(int count) {
+    return count < 0 || count > MAX_WATCH ? "count must be between 0 and " + MAX_WATCH + ", got " + count : null;
   }
 
   /** Any framework's Order made from its eight fields, e.g. {@code Order::new}. */

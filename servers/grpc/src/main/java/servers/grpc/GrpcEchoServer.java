@@ -6,16 +6,20 @@ import contract.grpc.ListRequest;
 import contract.grpc.MobileServiceGrpc;
 import contract.grpc.Order;
 import contract.grpc.OrderList;
+import contract.grpc.UploadSummary;
+import contract.grpc.WatchRequest;
 import io.grpc.Status;
 import io.grpc.protobuf.services.ProtoReflectionServiceV1;
 import io.grpc.Server;
 import io.grpc.netty.shaded.io.grpc.netty.NettyServerBuilder;
+import io.grpc.stub.ServerCallStreamObserver;
 import io.grpc.stub.StreamObserver;
 import java.net.InetSocketAddress;
 import java.util.Map;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import servers.common.EchoServerMain;
 import servers.common.Served;
@@ -91,6 +95,102 @@ public final class GrpcEchoServer {
       reply.onNext(OrderList.newBuilder().addAllOrders(SampleOrder.list(GrpcOrder::of, request.getCount()))
           .build());
       reply.onCompleted();
+    }
+
+    /**
+     * {@code count} orders, sent only while the transport takes them: a slow reader holds the stream
+     * back (HTTP/2 flow control) instead of growing a buffer here; the rest goes when it is ready again.
+     */
+    @Override
+    public void watch(WatchRequest request, StreamObserver<Order> reply) {
+      Served.call();
+      String bad = SampleOrder.badWatchCount(request.getCount());
+      if (bad != null) {
+        reply.onError(Status.INVALID_ARGUMENT.withDescription(bad).asRuntimeException());
+        return;
+      }
+      ServerCallStreamObserver<Order> out = (ServerCallStreamObserver<Order>) reply;
+      int count = request.getCount();
+      int[] next = {0}; // gRPC runs a call's handlers one at a time
+      boolean[] ended = {false};
+      Runnable send = () -> {
+        while (!ended[0] && next[0] < count && out.isReady()) {
+          out.onNext(SampleOrder.make(GrpcOrder::of, next[0]++, SampleOrder.NAME));
+        }
+        if (!ended[0] && next[0] == count) {
+          ended[0] = true;
+          out.onCompleted();
+        }
+      };
+      out.setOnCancelHandler(() -> ended[0] = true);
+      out.setOnReadyHandler(send);
+      send.run();
+    }
+
+    /** Counts the orders and sums their amounts; answers once the client has sent them all. */
+    @Override
+    public StreamObserver<Order> upload(StreamObserver<UploadSummary> reply) {
+      Served.call();
+      return new StreamObserver<>() {
+        private long count;
+        private double amount;
+
+        @Override
+        public void onNext(Order order) {
+          count++;
+          amount += order.getAmount();
+        }
+
+        @Override
+        public void onError(Throwable t) {
+          // the client cancelled, or the connection went: nothing to answer
+        }
+
+        @Override
+        public void onCompleted() {
+          reply.onNext(UploadSummary.newBuilder().setCount(count).setAmount(amount).build());
+          reply.onCompleted();
+        }
+      };
+    }
+
+    /**
+     * Each order echoed as it arrives, with manual flow control (grpc-java's own pattern): the next
+     * order is asked for only while the reply side takes more, so a client that sends but does not
+     * read stalls its own sends rather than filling this server's memory.
+     */
+    @Override
+    public StreamObserver<Order> chat(StreamObserver<Order> reply) {
+      Served.call();
+      ServerCallStreamObserver<Order> out = (ServerCallStreamObserver<Order>) reply;
+      out.disableAutoRequest();
+      AtomicBoolean waiting = new AtomicBoolean(true); // no request outstanding: ask when ready
+      out.setOnReadyHandler(() -> {
+        if (out.isReady() && waiting.compareAndSet(true, false)) {
+          out.request(1);
+        }
+      });
+      return new StreamObserver<>() {
+        @Override
+        public void onNext(Order order) {
+          out.onNext(order);
+          if (out.isReady()) {
+            out.request(1);
+          } else {
+            waiting.set(true);
+          }
+        }
+
+        @Override
+        public void onError(Throwable t) {
+          // the client cancelled, or the connection went
+        }
+
+        @Override
+        public void onCompleted() {
+          out.onCompleted();
+        }
+      };
     }
 
     @Override
