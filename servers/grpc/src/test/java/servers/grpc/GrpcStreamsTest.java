@@ -126,25 +126,7 @@ class GrpcStreamsTest {
     long before = SENT.get();
     CompletableFuture<ClientCallStreamObserver<WatchRequest>> started = new CompletableFuture<>();
     MobileServiceGrpc.newStub(channel).withDeadlineAfter(30, TimeUnit.SECONDS).watch(
-        WatchRequest.newBuilder().setCount(5_000_000).build(), new ClientResponseObserver<WatchRequest, Order>() {
-          @Override
-          public void beforeStart(ClientCallStreamObserver<WatchRequest> call) {
-            call.disableAutoRequestWithInitial(10);
-            started.complete(call);
-          }
-
-          @Override
-          public void onNext(Order value) {
-          }
-
-          @Override
-          public void onError(Throwable t) {
-          }
-
-          @Override
-          public void onCompleted() {
-          }
-        });
+        WatchRequest.newBuilder().setCount(5_000_000).build(), reading(10, started));
     ClientCallStreamObserver<WatchRequest> call = started.get(5, TimeUnit.SECONDS);
     // Once the client's HTTP/2 window (1 MiB, grpc-java's default) is full the server stops: what it
     // handed gRPC stays where it is, where a server that ignored isReady() would go on to 5,000,000.
@@ -161,26 +143,7 @@ class GrpcStreamsTest {
     // 100,000 orders sent, none read: the server asks for the next only while its replies go out.
     long before = SENT.get();
     CompletableFuture<ClientCallStreamObserver<Order>> started = new CompletableFuture<>();
-    StreamObserver<Order> in = MobileServiceGrpc.newStub(channel).withDeadlineAfter(30, TimeUnit.SECONDS).chat(
-        new ClientResponseObserver<Order, Order>() {
-          @Override
-          public void beforeStart(ClientCallStreamObserver<Order> call) {
-            call.disableAutoRequestWithInitial(0);
-            started.complete(call);
-          }
-
-          @Override
-          public void onNext(Order value) {
-          }
-
-          @Override
-          public void onError(Throwable t) {
-          }
-
-          @Override
-          public void onCompleted() {
-          }
-        });
+    StreamObserver<Order> in = MobileServiceGrpc.newStub(channel).withDeadlineAfter(30, TimeUnit.SECONDS).chat(reading(0, started));
     for (int i = 0; i < 100_000; i++) {
       in.onNext(order(i)); // buffered by the client's transport once the server stops asking
     }
@@ -192,6 +155,30 @@ class GrpcStreamsTest {
     // gRPC's automatic requests it echoes all 100,000 into its buffers.
     assertTrue(full > 0 && later == full && later < 50_000, "the server echoed " + full + ", then " + later
         + " of 100,000 orders to a client that read none");
+  }
+
+  /** A caller that reads {@code messages} replies and no more. */
+  private static <Q> ClientResponseObserver<Q, Order> reading(int messages,
+      CompletableFuture<ClientCallStreamObserver<Q>> started) {
+    return new ClientResponseObserver<>() {
+      @Override
+      public void beforeStart(ClientCallStreamObserver<Q> call) {
+        call.disableAutoRequestWithInitial(messages);
+        started.complete(call);
+      }
+
+      @Override
+      public void onNext(Order value) {
+      }
+
+      @Override
+      public void onError(Throwable t) {
+      }
+
+      @Override
+      public void onCompleted() {
+      }
+    };
   }
 
   /** What the server has sent since {@code before} once it stopped moving for a second (at most 20 s). */
