@@ -67,18 +67,7 @@ final class GrpcCall<Req, Resp> implements RpcMethod<GrpcClient, Req, Resp> {
 
   @Override
   public RpcMethod<GrpcClient, Req, Resp> bind(Session session) {
-    if (options.headers.isEmpty()) {
-      return this;
-    }
-    Metadata headers = new Metadata();
-    options.headers.forEach((name, value) -> {
-      Validation<String> v = value.apply(session);
-      if ((Object) v instanceof Failure f) {
-        throw new IllegalArgumentException("header " + name + ": " + f.message());
-      }
-      headers.put(Metadata.Key.of(name, Metadata.ASCII_STRING_MARSHALLER), ((Success<String>) v).value());
-    });
-    return new GrpcCall<>(method, options, headers);
+    return options.headers.isEmpty() ? this : new GrpcCall<>(method, options, options.resolve(session));
   }
 
   /** Headers and deadline, shared by the generated-code and the dynamic requests. Immutable. */
@@ -104,6 +93,22 @@ final class GrpcCall<Req, Resp> implements RpcMethod<GrpcClient, Req, Resp> {
         throw new IllegalArgumentException("deadline must be positive, got " + newDeadline);
       }
       return new Options(headers, newDeadline);
+    }
+
+    /** The headers with this session's values; null when there are none. */
+    Metadata resolve(Session session) {
+      if (headers.isEmpty()) {
+        return null;
+      }
+      Metadata resolved = new Metadata();
+      headers.forEach((name, value) -> {
+        Validation<String> v = value.apply(session);
+        if ((Object) v instanceof Failure f) {
+          throw new IllegalArgumentException("header " + name + ": " + f.message());
+        }
+        resolved.put(Metadata.Key.of(name, Metadata.ASCII_STRING_MARSHALLER), ((Success<String>) v).value());
+      });
+      return resolved;
     }
 
     long deadlineMillis() {

@@ -153,6 +153,20 @@ public final class GrpcClient implements RpcClient {
     return reply;
   }
 
+  /** A new call for a stream, on a channel of the calling thread's loop; {@code channel} for {@link #failed}. */
+  record StreamCall<Req, Resp>(ClientCall<Req, Resp> call, int channel) {
+  }
+
+  <Req, Resp> StreamCall<Req, Resp> newStreamCall(MethodDescriptor<Req, Resp> method, long deadlineMillis) {
+    int i = pick();
+    return new StreamCall<>(channels[i].newCall(method, options(deadlineMillis)), i);
+  }
+
+  /** A call on {@code channel} failed with {@code error}: a dead server's channel is retried soon. */
+  void failed(int channel, Throwable error) {
+    reconnectSoon(channel, error);
+  }
+
   /** The same call through grpc-java's blocking stub API. */
   <Req, Resp> Resp blockingUnary(MethodDescriptor<Req, Resp> method, Metadata headers, long deadlineMillis,
                                  Req request) {

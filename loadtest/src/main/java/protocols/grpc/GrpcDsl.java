@@ -14,7 +14,7 @@ import protocols.rpc.RpcMethod;
 /**
  * The gRPC DSL: {@code grpc} is the protocol; {@code grpc("name").unary(SomeServiceGrpc.getSomeMethod())}
  * calls a method of your generated code, {@code grpc("name").unary("pkg.Service/Method").fromReflection()}
- * one without.
+ * one without; {@code serverStream}, {@code clientStream} and {@code bidiStream} open one stream per call.
  */
 public final class GrpcDsl {
   /** The protocol builder, with gRPC's defaults (127.0.0.1:50051, one channel, async). */
@@ -35,6 +35,24 @@ public final class GrpcDsl {
     /** A unary method of your generated code, e.g. {@code SomeServiceGrpc.getSomeMethod()}. */
     default <Req, Resp> GrpcRequest<Req, Resp> unary(MethodDescriptor<Req, Resp> method) {
       return GrpcRequest.unary(name(), method);
+    }
+
+    /** A server-streaming method of your generated code: one request, every message read. */
+    default <Req, Resp> GrpcStreamRequest<Req, Resp> serverStream(MethodDescriptor<Req, Resp> method) {
+      return GrpcStreamRequest.of(name(), method, MethodDescriptor.MethodType.SERVER_STREAMING);
+    }
+
+    /** A client-streaming method of your generated code: {@code .messages(n)} sent, one reply read. */
+    default <Req, Resp> GrpcStreamRequest<Req, Resp> clientStream(MethodDescriptor<Req, Resp> method) {
+      return GrpcStreamRequest.of(name(), method, MethodDescriptor.MethodType.CLIENT_STREAMING);
+    }
+
+    /**
+     * A bidirectional method of your generated code that echoes each message: {@code .messages(n)}
+     * sent, each echo checked and its round trip timed.
+     */
+    default <Req, Resp> GrpcStreamRequest<Req, Resp> bidiStream(MethodDescriptor<Req, Resp> method) {
+      return GrpcStreamRequest.of(name(), method, MethodDescriptor.MethodType.BIDI_STREAMING);
     }
 
     /** A unary method without generated code, by its full name {@code package.Service/Method}. */

@@ -1,5 +1,8 @@
 package protocols.lab;
 
+import protocols.rpc.StreamResult;
+import protocols.stats.StreamRecorder;
+
 import io.gatling.core.CoreComponents;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -45,6 +48,7 @@ import protocols.stats.RunInfo;
 public final class LabRun implements RunObserver {
   private final LoadParams params;
   private final LatencyRecorder recorder = new LatencyRecorder();
+  private final StreamRecorder streams = new StreamRecorder();
   private final FaultWindows faults = new FaultWindows();
   private final FailureWatch watch = new FailureWatch(faults);
   private final List<Warmup> warmups = new CopyOnWriteArrayList<>();
@@ -105,6 +109,10 @@ public final class LabRun implements RunObserver {
 
   public LatencyRecorder recorder() {
     return recorder;
+  }
+
+  public StreamRecorder streams() {
+    return streams;
   }
 
   public ExitStatus exit() {
@@ -186,6 +194,11 @@ public final class LabRun implements RunObserver {
       recorder.record(name, startNanos, endNanos, failure);
     }
     watch.completed(request, name, startNanos, endNanos, failure == null);
+  }
+
+  @Override
+  public void streamed(String name, long startNanos, long endNanos, StreamResult stream) {
+    streams.record(name, startNanos, endNanos, stream);
   }
 
   @Override

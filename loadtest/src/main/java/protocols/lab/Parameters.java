@@ -27,6 +27,7 @@ public final class Parameters {
     SHOOTOUT("RpcShootout and RpcNightly"),
     NIGHTLY("RpcNightly"),
     DEMO("OwnServiceDemo"),
+    STREAMS("StreamingDemo"),
     MERGE("the merge command");
 
     private final String label;
@@ -45,7 +46,7 @@ public final class Parameters {
   }
 
   private static final Set<Use> RUNS = EnumSet.of(Use.ECHO, Use.SHOOTOUT);
-  private static final Set<Use> CLIENTS = EnumSet.of(Use.ECHO, Use.SHOOTOUT, Use.DEMO);
+  private static final Set<Use> CLIENTS = EnumSet.of(Use.ECHO, Use.SHOOTOUT, Use.DEMO, Use.STREAMS);
 
   /** Every parameter but the frameworks' own, which their descriptors declare. */
   public static final List<Param> ALL = List.of(
@@ -87,6 +88,8 @@ public final class Parameters {
       new Param("gates", "nightly-gates.json", EnumSet.of(Use.NIGHTLY)),
       new Param("users", "5", EnumSet.of(Use.DEMO)),
       new Param("listCount", "10", EnumSet.of(Use.DEMO)),
+      new Param("streams", "10", EnumSet.of(Use.STREAMS)),
+      new Param("messages", "1000", EnumSet.of(Use.STREAMS)),
       new Param("injectors", "1", EnumSet.of(Use.ECHO, Use.MERGE)),
       new Param("injector", "unset", EnumSet.of(Use.ECHO)),
       new Param("startAt", "unset", EnumSet.of(Use.ECHO)),

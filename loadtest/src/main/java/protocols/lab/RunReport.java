@@ -71,11 +71,12 @@ final class RunReport {
     Path page = folder.resolve(RpcReportPage.FILE);
     try {
       Path file = Summaries.write(folder.resolve(Summaries.FILE), new Summaries.Summary(info, analysis.warnings(),
-          requests, validity(analysis)));
+          requests, validity(analysis), run.streams().snapshot()));
       String title = "RPC report: " + folder.toAbsolutePath().getFileName();
       Files.writeString(page, RpcReportPage.render(title, requests, analysis, info, interrupted, null),
           StandardCharsets.UTF_8);
       System.out.println(SummaryTable.render(requests));
+      System.out.print(SummaryTable.streams(run.streams().snapshot()));
       System.out.print(SummaryTable.saturated(analysis));
       System.out.println("RPC summary (µs latencies): " + file.toAbsolutePath());
       SummaryTable.printValidity(analysis, System.out);

@@ -6,6 +6,7 @@ import protocols.load.RunAnalysis;
 import protocols.stats.Warning;
 import protocols.stats.LatencyRecorder;
 import protocols.stats.RequestStats;
+import protocols.stats.StreamStats;
 import protocols.stats.OpenStats;
 
 /** The µs figures as a console table, printed next to Gatling's own millisecond statistics. */
@@ -43,6 +44,29 @@ public final class SummaryTable {
   }
 
   /** One line per saturated open-model level: {@code SATURATED [limit] level: why}. */
+  /** The streams' per-message figures (µs), or nothing for a run without streams. */
+  public static String streams(List<StreamStats> streams) {
+    if (streams.isEmpty()) {
+      return "";
+    }
+    int width = "stream".length();
+    for (StreamStats s : streams) {
+      width = Math.max(width, s.name().length());
+    }
+    String h = "%-" + width + "s %8s %10s %10s %10s %10s %9s %9s %9s %9s %9s%n";
+    String l = "%-" + width + "s %8d %10d %10d %10.1f %10.1f %9d %9d %9d %9d %9d%n";
+    StringBuilder sb = new StringBuilder(String.format("%nStreams (OK ones): messages each way, µs to the first message,"
+        + " between messages and, for echoes, each message's round trip%n"));
+    sb.append(String.format(h, "stream", "streams", "sent", "received", "sent/s", "recv/s", "first p50", "gap p99",
+        "rtt p50", "rtt p99", "rtt max"));
+    for (StreamStats s : streams) {
+      sb.append(String.format(java.util.Locale.ROOT, l, s.name(), s.streams(), s.messagesSent(), s.messagesReceived(),
+          s.sentPerSecond(), s.receivedPerSecond(), s.firstMessageP50(), s.gapP99(), s.roundTripP50(),
+          s.roundTripP99(), s.roundTripMax()));
+    }
+    return sb.toString();
+  }
+
   public static String saturated(RunAnalysis analysis) {
     StringBuilder sb = new StringBuilder();
     for (RunAnalysis.Assessment l : analysis.levels()) {

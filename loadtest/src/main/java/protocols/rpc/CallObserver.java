@@ -25,6 +25,13 @@ public interface CallObserver {
   void completed(String request, String name, long intendedNanos, long startNanos, long endNanos, String failure,
                  boolean open);
 
+  /**
+   * A call that was a stream ended OK: {@code stream} holds its per-message figures (the call itself
+   * went to {@link #completed} first, as one record).
+   */
+  default void streamed(String name, long startNanos, long endNanos, StreamResult stream) {
+  }
+
   /** An open-model level of {@code name} begins: {@code rate} calls/s from {@code startNanos}, at most {@code maxInFlight}. */
   void openLevel(String name, double rate, int maxInFlight, long startNanos);
 

@@ -33,12 +33,17 @@ public final class Summaries {
 
   /** A run's summary: who ran it, what could not be trusted, and per request its figures and validity. */
   public record Summary(RunInfo run, List<Warning> warnings, List<RequestStats> requests,
-                        Map<String, Validity> validity) {
+                        Map<String, Validity> validity, List<StreamStats> streams) {
+    /** A run without streams. */
+    public Summary(RunInfo run, List<Warning> warnings, List<RequestStats> requests, Map<String, Validity> validity) {
+      this(run, warnings, requests, validity, List.of());
+    }
   }
 
   /** The file's shape. */
   @JsonInclude(JsonInclude.Include.NON_NULL)
-  record File(Integer format, String unit, RunInfo run, List<Warning> warnings, Map<String, Request> requests) {
+  record File(Integer format, String unit, RunInfo run, List<Warning> warnings, Map<String, Request> requests,
+              Map<String, StreamStats> streams) {
   }
 
   /** One request as the file holds it (µs, rates to a tenth, times as epoch ms). */
@@ -64,7 +69,10 @@ public final class Summaries {
     for (RequestStats r : summary.requests()) {
       requests.put(r.name(), toFile(r, summary.validity().get(r.name())));
     }
-    File file = new File(FORMAT, "microseconds", summary.run(), summary.warnings(), requests);
+    Map<String, StreamStats> streams = new LinkedHashMap<>();
+    summary.streams().forEach(st -> streams.put(st.name(), st));
+    File file = new File(FORMAT, "microseconds", summary.run(), summary.warnings(), requests,
+        streams.isEmpty() ? null : streams);
     Path folder = target.toAbsolutePath().getParent();
     Files.createDirectories(folder);
     Path tmp = folder.resolve(target.getFileName() + ".tmp");
@@ -96,7 +104,8 @@ public final class Summaries {
         validity.put(e.getKey(), r.validity());
       }
     }
-    return new Summary(f.run(), f.warnings() == null ? List.of() : f.warnings(), requests, validity);
+    List<StreamStats> streams = f.streams() == null ? List.of() : List.copyOf(f.streams().values());
+    return new Summary(f.run(), f.warnings() == null ? List.of() : f.warnings(), requests, validity, streams);
   }
 
   private static Request toFile(RequestStats r, Validity validity) {

@@ -77,10 +77,10 @@ public final class GrpcEchoServer {
     };
   }
 
-  static final class Echo extends MobileServiceGrpc.MobileServiceImplBase {
+  public static final class Echo extends MobileServiceGrpc.MobileServiceImplBase {
     private final ServiceDelay delay;
 
-    Echo(ServiceDelay delay) {
+    public Echo(ServiceDelay delay) {
       this.delay = delay;
     }
 

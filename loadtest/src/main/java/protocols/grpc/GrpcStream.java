@@ -1,0 +1,197 @@
+package protocols.grpc;
+
+import io.gatling.core.session.Session;
+import io.grpc.ClientCall;
+import io.grpc.Metadata;
+import io.grpc.MethodDescriptor;
+import io.grpc.Status;
+import java.util.ArrayDeque;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+import org.HdrHistogram.Histogram;
+import protocols.rpc.RpcMethod;
+import protocols.rpc.StreamResult;
+
+/**
+ * One streaming gRPC method, called as one exchange: a server stream sends its request and reads
+ * every message; a client stream sends {@code messages} copies of its payload and reads the one reply;
+ * a bidirectional stream sends them and reads one reply per message, timing each round trip (and,
+ * {@code echoed}, checking each reply equals what was sent). Flow control both ways: it sends only while the transport is ready (a server that
+ * stops reading stops this sender, not grows its buffers), and asks for the next message once it has
+ * handled one. The stream's deadline is the request's, else the run's timeout. Immutable.
+ */
+final class GrpcStream<Req, Resp> implements RpcMethod<GrpcClient, Req, StreamResult> {
+  private final MethodDescriptor<Req, Resp> method;
+  private final int messages;
+  private final boolean echoed;
+  private final GrpcCall.Options options;
+  private final Metadata resolved;
+
+  GrpcStream(MethodDescriptor<Req, Resp> method, int messages, boolean echoed, GrpcCall.Options options,
+             Metadata resolved) {
+    this.method = method;
+    this.messages = messages;
+    this.echoed = echoed;
+    this.options = options;
+    this.resolved = resolved;
+  }
+
+  @Override
+  public CompletionStage<StreamResult> callAsync(GrpcClient client, Req request) {
+    return new Exchange<>(client, method, request, method.getType() == MethodDescriptor.MethodType.SERVER_STREAMING
+        ? 1 : messages, echoed, options.deadlineMillis(), resolved).start();
+  }
+
+  @Override
+  public boolean enforcesTimeout() {
+    return true; // every stream carries a gRPC deadline: its own (for the whole stream), else the run's timeout
+  }
+
+  @Override
+  public long deadlineMillis() {
+    return options.deadlineMillis();
+  }
+
+  @Override
+  public RpcMethod<GrpcClient, Req, StreamResult> bind(Session session) {
+    Metadata headers = options.resolve(session);
+    return headers == null ? this : new GrpcStream<>(method, messages, echoed, options, headers);
+  }
+
+  /** A stream that ended OK but not as its kind promises (an echo that differs, a reply missing). */
+  static final class StreamBroken extends RuntimeException {
+    StreamBroken(String message) {
+      super(message, null, false, false);
+    }
+  }
+
+  /** One stream: its listener, its sender. The transport runs the listener's methods one at a time. */
+  private static final class Exchange<Req, Resp> extends ClientCall.Listener<Resp> {
+    private final GrpcClient client;
+    private final MethodDescriptor.MethodType type;
+    private final Req message;
+    private final int toSend;
+    private final long deadlineMillis;
+    private final Metadata headers;
+    private final boolean echoes;
+    private final boolean checked;
+    private final CompletableFuture<StreamResult> done = new CompletableFuture<>();
+    private final Histogram gaps = StreamResult.histogram();
+    private final Histogram roundTrips = StreamResult.histogram();
+    /** Send times of the messages not yet echoed: bounded by what flow control lets out. */
+    private final ArrayDeque<Long> inFlight = new ArrayDeque<>();
+    private final MethodDescriptor<Req, Resp> method;
+    private final String methodName;
+    private GrpcClient.StreamCall<Req, Resp> stream;
+    private long startNanos;
+    private long lastNanos;
+    private long firstMicros = -1;
+    private int sent;
+    private long received;
+    private boolean halfClosed;
+    private String broken;
+
+    Exchange(GrpcClient client, MethodDescriptor<Req, Resp> method, Req message, int toSend, boolean checked,
+             long deadlineMillis, Metadata headers) {
+      this.checked = checked;
+      this.client = client;
+      this.type = method.getType();
+      this.message = message;
+      this.toSend = toSend;
+      this.deadlineMillis = deadlineMillis;
+      this.headers = headers;
+      this.echoes = type == MethodDescriptor.MethodType.BIDI_STREAMING;
+      this.method = method;
+      this.methodName = method.getBareMethodName();
+    }
+
+    CompletableFuture<StreamResult> start() {
+      try {
+        stream = client.newStreamCall(method, deadlineMillis);
+        startNanos = System.nanoTime();
+        stream.call().start(this, headers == null ? new Metadata() : headers);
+        // One message asked for at a time: the next once this one is handled (a client stream's one reply, and a spare).
+        stream.call().request(type == MethodDescriptor.MethodType.CLIENT_STREAMING ? 2 : 1);
+        if (type == MethodDescriptor.MethodType.SERVER_STREAMING) {
+          // grpc-java calls no onReady on a call whose client sends one message: send it now, as a unary call does.
+          sent = 1;
+          halfClosed = true;
+          stream.call().sendMessage(message);
+          stream.call().halfClose();
+        } else {
+          pump();
+        }
+      } catch (RuntimeException | Error e) {
+        if (stream != null) {
+          stream.call().cancel("could not send", e);
+        }
+        done.completeExceptionally(e);
+      }
+      return done;
+    }
+
+    @Override
+    public void onReady() {
+      pump();
+    }
+
+    /** Sends while the transport takes more; half-closes after the last. */
+    private synchronized void pump() {
+      ClientCall<Req, Resp> call = stream.call();
+      while (sent < toSend && call.isReady() && broken == null) {
+        if (echoes) {
+          inFlight.add(System.nanoTime());
+        }
+        call.sendMessage(message);
+        sent++;
+      }
+      if (sent == toSend && !halfClosed) {
+        halfClosed = true;
+        call.halfClose();
+      }
+    }
+
+    @Override
+    public synchronized void onMessage(Resp reply) {
+      long now = System.nanoTime();
+      received++;
+      if (firstMicros < 0) {
+        firstMicros = (now - startNanos) / 1_000;
+      } else {
+        gaps.recordValue(Math.max(0, (now - lastNanos) / 1_000));
+      }
+      lastNanos = now;
+      if (echoes) {
+        Long sentAt = inFlight.poll();
+        if (sentAt != null) {
+          roundTrips.recordValue(Math.max(0, (now - sentAt) / 1_000));
+        }
+        if (checked && broken == null && !message.equals(reply)) {
+          broken = methodName + ": echo " + received + " differs from the message sent";
+          stream.call().cancel(broken, null);
+          return;
+        }
+      }
+      if (type != MethodDescriptor.MethodType.CLIENT_STREAMING) {
+        stream.call().request(1);
+      }
+    }
+
+    @Override
+    public synchronized void onClose(Status status, Metadata trailers) {
+      if (broken != null) {
+        done.completeExceptionally(new StreamBroken(broken));
+      } else if (!status.isOk()) {
+        Throwable e = status.asRuntimeException(trailers);
+        client.failed(stream.channel(), e);
+        done.completeExceptionally(e);
+      } else if (type == MethodDescriptor.MethodType.CLIENT_STREAMING && received != 1) {
+        done.completeExceptionally(new StreamBroken(methodName + ": " + received + " replies to a client stream"));
+      } else if (echoes && received != sent) {
+        done.completeExceptionally(new StreamBroken(methodName + ": " + received + " replies to " + sent + " messages"));
+      } else {
+        done.complete(new StreamResult(sent, received, firstMicros, gaps, roundTrips));
+      }
+    }
+  }
+}

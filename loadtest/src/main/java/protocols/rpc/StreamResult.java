@@ -1,0 +1,62 @@
+package protocols.rpc;
+
+import org.HdrHistogram.Histogram;
+
+/**
+ * What one stream did, as its call's reply: messages sent and received, the time to its first
+ * message, the gaps between the messages it received and, for a stream that echoes what it is sent
+ * (a chat), each message's round trip, all in µs. One Gatling record is the whole stream; these are
+ * the per-message figures the lab's recorder sums per request.
+ */
+public final class StreamResult {
+  private final long sent;
+  private final long received;
+  private final long firstMessageMicros;
+  private final Histogram gapsMicros;
+  private final Histogram roundTripsMicros;
+
+  /** {@code firstMessageMicros} is -1 when no message came; the histograms are owned by this result from now on. */
+  public StreamResult(long sent, long received, long firstMessageMicros, Histogram gapsMicros,
+                      Histogram roundTripsMicros) {
+    this.sent = sent;
+    this.received = received;
+    this.firstMessageMicros = firstMessageMicros;
+    this.gapsMicros = gapsMicros;
+    this.roundTripsMicros = roundTripsMicros;
+  }
+
+  /** An auto-resizing histogram of µs at 3 significant digits, small until it is used. */
+  public static Histogram histogram() {
+    return new Histogram(3);
+  }
+
+  /** Messages the client sent on the stream (1 for a server stream: its request). */
+  public long sent() {
+    return sent;
+  }
+
+  /** Messages the client received. */
+  public long received() {
+    return received;
+  }
+
+  /** From the stream's start to its first message received, in µs; -1 if none came. */
+  public long firstMessageMicros() {
+    return firstMessageMicros;
+  }
+
+  /** The gaps between consecutive messages received, µs. */
+  public Histogram gapsMicros() {
+    return gapsMicros;
+  }
+
+  /** Per message echoed, from its send to its echo, µs; empty for streams that do not echo. */
+  public Histogram roundTripsMicros() {
+    return roundTripsMicros;
+  }
+
+  @Override
+  public String toString() {
+    return "stream: " + sent + " sent, " + received + " received";
+  }
+}

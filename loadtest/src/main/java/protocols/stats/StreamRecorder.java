@@ -1,0 +1,63 @@
+package protocols.stats;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import org.HdrHistogram.Histogram;
+import protocols.rpc.StreamResult;
+
+/**
+ * The per-message figures of a run's streams, per request name: streams, messages each way and per
+ * second, time to first message, gaps between messages and, for echoing streams, each message's
+ * round trip (µs). Its streams' own OK/KO counts and durations are in the call recorder, one record each.
+ */
+public final class StreamRecorder {
+  private final Map<String, Totals> byName = new ConcurrentHashMap<>();
+
+  /** One OK stream of {@code name}, from {@code startNanos} to {@code endNanos}. */
+  public void record(String name, long startNanos, long endNanos, StreamResult stream) {
+    byName.computeIfAbsent(name, n -> new Totals()).add(startNanos, endNanos, stream);
+  }
+
+  /** What was recorded, per request name, sorted by name. */
+  public List<StreamStats> snapshot() {
+    List<StreamStats> out = new ArrayList<>();
+    byName.forEach((name, totals) -> out.add(totals.stats(name)));
+    out.sort(java.util.Comparator.comparing(StreamStats::name));
+    return out;
+  }
+
+  private static final class Totals {
+    private long streams;
+    private long sent;
+    private long received;
+    private long firstStart = Long.MAX_VALUE;
+    private long lastEnd = Long.MIN_VALUE;
+    private final Histogram first = StreamResult.histogram();
+    private final Histogram gaps = StreamResult.histogram();
+    private final Histogram roundTrips = StreamResult.histogram();
+
+    synchronized void add(long startNanos, long endNanos, StreamResult s) {
+      streams++;
+      sent += s.sent();
+      received += s.received();
+      firstStart = Math.min(firstStart, startNanos);
+      lastEnd = Math.max(lastEnd, endNanos);
+      if (s.firstMessageMicros() >= 0) {
+        first.recordValue(s.firstMessageMicros());
+      }
+      gaps.add(s.gapsMicros());
+      roundTrips.add(s.roundTripsMicros());
+    }
+
+    synchronized StreamStats stats(String name) {
+      double seconds = Math.max(1e-9, (lastEnd - firstStart) / 1e9);
+      return new StreamStats(name, streams, sent, received, RequestStats.round(sent / seconds, 1),
+          RequestStats.round(received / seconds, 1), Histograms.percentile(first, 50), Histograms.percentile(first, 99),
+          Histograms.percentile(gaps, 50), Histograms.percentile(gaps, 99), Histograms.max(gaps),
+          roundTrips.getTotalCount(), Histograms.percentile(roundTrips, 50), Histograms.percentile(roundTrips, 99),
+          Histograms.percentile(roundTrips, 99.9), Histograms.max(roundTrips));
+    }
+  }
+}

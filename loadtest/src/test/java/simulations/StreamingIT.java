@@ -1,0 +1,53 @@
+package simulations;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import java.nio.file.Path;
+import java.nio.file.Paths;
+import java.time.Duration;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Each stream kind on gRPC through the DSL, against the real sample server: one Gatling record per
+ * stream, and per-message figures that agree with it (every OK stream sent and read what its kind promises).
+ */
+class StreamingIT {
+  private static final Path RESULTS = Paths.get("target", "it-results");
+  private static final int MESSAGES = 200;
+
+  @Test
+  void everyStreamKindRunsAndItsMessagesAgreeWithGatlingsRecords() throws Exception {
+    GatlingProcess.Result run = GatlingProcess.run("StreamingDemo",
+        Map.of("duration", "2", "streams", "3", "messages", Integer.toString(MESSAGES)),
+        RESULTS.resolve("streaming"), Duration.ofMinutes(3));
+    assertEquals(0, run.exitCode(), run.output());
+    JsonNode summary = run.summary();
+    JsonNode requests = summary.get("requests");
+    JsonNode streams = summary.get("streams");
+    assertNotNull(streams, "no streams in rpc-summary.json");
+    // {sent, received} per stream of each kind
+    Map<String, long[]> perStream = Map.of("grpc watch", new long[] {1, MESSAGES},
+        "grpc upload", new long[] {MESSAGES, 1}, "grpc chat", new long[] {MESSAGES, MESSAGES});
+    for (Map.Entry<String, long[]> kind : perStream.entrySet()) {
+      String name = kind.getKey();
+      JsonNode r = requests.get(name);
+      assertNotNull(r, name + " never ran: " + requests);
+      assertEquals(0, r.get("ko").asLong(), name + ": " + r);
+      long ok = GatlingProcess.simulationLogCounts(run.runFolder(), name)[0];
+      assertTrue(ok >= 3, name + ": each of the 3 users completes a stream, got " + ok);
+      JsonNode s = streams.get(name);
+      assertNotNull(s, name + " has no stream figures: " + streams);
+      assertEquals(ok, s.get("streams").asLong(), name + ": streams vs Gatling's records");
+      assertEquals(ok * kind.getValue()[0], s.get("messagesSent").asLong(), name + " sent");
+      assertEquals(ok * kind.getValue()[1], s.get("messagesReceived").asLong(), name + " received");
+      assertTrue(s.get("firstMessageP50").asLong() > 0, name + ": " + s);
+    }
+    assertEquals(requests.get("grpc chat").get("count").asLong() * MESSAGES,
+        streams.get("grpc chat").get("roundTrips").asLong(), "a round trip per chat message");
+    assertTrue(streams.get("grpc chat").get("roundTripP99").asLong() > 0, "chat: " + streams.get("grpc chat"));
+  }
+}
