@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.Paths;
 import java.time.Duration;
@@ -49,5 +50,10 @@ class StreamingIT {
     assertEquals(requests.get("grpc chat").get("count").asLong() * MESSAGES,
         streams.get("grpc chat").get("roundTrips").asLong(), "a round trip per chat message");
     assertTrue(streams.get("grpc chat").get("roundTripP99").asLong() > 0, "chat: " + streams.get("grpc chat"));
+    String page = Files.readString(run.runFolder().resolve("rpc-report.html"));
+    for (String name : perStream.keySet()) {
+      assertTrue(page.contains("<tr data-stream=\"" + name + "\"><td class=\"n\">" + name + "</td><td class=\"streams\">"
+          + streams.get(name).get("streams").asLong() + "</td>"), name + "'s row on the µs page");
+    }
   }
 }

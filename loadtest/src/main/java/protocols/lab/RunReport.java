@@ -14,6 +14,7 @@ import protocols.report.RpcReportPage;
 import protocols.report.SummaryTable;
 import protocols.stats.CpuSampler;
 import protocols.stats.RequestStats;
+import protocols.stats.StreamStats;
 import protocols.stats.RunInfo;
 import protocols.stats.Summaries;
 import protocols.stats.Validity;
@@ -63,6 +64,7 @@ final class RunReport {
     cpu.ifPresent(CpuSampler::close);
     ExitStatus exit = run.exit();
     List<RequestStats> requests = run.recorder().snapshot();
+    List<StreamStats> streams = run.streams().snapshot();
     List<RunInfo.WarmupOutcome> warmups = run.warmupOutcomes();
     List<RunInfo.FaultOutcome> faults = run.faults().outcomes();
     RunAnalysis analysis = RunAnalysis.of(requests, cpu, warmups, faults).withCpuNotSampledBecause(cpuNotSampled);
@@ -71,12 +73,12 @@ final class RunReport {
     Path page = folder.resolve(RpcReportPage.FILE);
     try {
       Path file = Summaries.write(folder.resolve(Summaries.FILE), new Summaries.Summary(info, analysis.warnings(),
-          requests, validity(analysis), run.streams().snapshot()));
+          requests, validity(analysis), streams));
       String title = "RPC report: " + folder.toAbsolutePath().getFileName();
-      Files.writeString(page, RpcReportPage.render(title, requests, analysis, info, interrupted, null),
+      Files.writeString(page, RpcReportPage.render(title, requests, streams, analysis, info, interrupted, null),
           StandardCharsets.UTF_8);
       System.out.println(SummaryTable.render(requests));
-      System.out.print(SummaryTable.streams(run.streams().snapshot()));
+      System.out.print(SummaryTable.streams(streams));
       System.out.print(SummaryTable.saturated(analysis));
       System.out.println("RPC summary (µs latencies): " + file.toAbsolutePath());
       SummaryTable.printValidity(analysis, System.out);

@@ -172,7 +172,7 @@ public final class MergeCommand {
         result.analysis().warnings(), result.requests(), validity));
     Path page = out.resolve(RpcReportPage.FILE);
     String title = "RPC report: " + runs.size() + " injectors merged, " + out.toAbsolutePath().getFileName();
-    Files.writeString(page, RpcReportPage.render(title, result.requests(), result.analysis(), run, interrupted,
+    Files.writeString(page, RpcReportPage.render(title, result.requests(), List.of(), result.analysis(), run, interrupted,
         new RpcReportPage.Merged(injectors, result.perInjector())), StandardCharsets.UTF_8);
     console.println(SummaryTable.render(result.requests()));
     console.println(perInjectorTable(result));

@@ -8,6 +8,7 @@ import java.util.Map;
 import protocols.load.Faults;
 import protocols.load.RunAnalysis;
 import protocols.stats.RequestStats;
+import protocols.stats.StreamStats;
 import protocols.stats.RunContext;
 import protocols.stats.RunInfo;
 
@@ -30,9 +31,12 @@ public final class RpcReportPage {
   public record Merged(List<RunInfo.MergedInjector> injectors, Map<String, List<RunInfo.InjectorLevel>> perInjector) {
   }
 
-  /** The page of one run's {@code requests}; {@code merged} (null but for a merge) replaces the run's introduction. */
-  public static String render(String title, List<RequestStats> requests, RunAnalysis analysis, RunInfo run,
-                              boolean interrupted, Merged merged) {
+  /**
+   * The page of one run's {@code requests} and its {@code streams}' per-message figures; {@code merged}
+   * (null but for a merge) replaces the run's introduction.
+   */
+  public static String render(String title, List<RequestStats> requests, List<StreamStats> streams,
+                              RunAnalysis analysis, RunInfo run, boolean interrupted, Merged merged) {
     Map<String, Object> model = new HashMap<>();
     model.put("title", title);
     model.put("generated", Pages.now());
@@ -65,6 +69,7 @@ public final class RpcReportPage {
     model.put("levels", levels);
     model.put("open", open);
     model.put("koReasons", koReasons);
+    model.put("streams", streams);
     List<RunInfo.FaultOutcome> faults = run.faults() == null ? List.of() : run.faults();
     model.put("faults", faults);
     model.put("faultsApart", faults.stream().anyMatch(RunInfo.FaultOutcome::callsApart));

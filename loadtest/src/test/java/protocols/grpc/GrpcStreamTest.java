@@ -57,16 +57,32 @@ class GrpcStreamTest {
   }
 
   private static <Q> StreamResult run(RpcMethod<GrpcClient, Q, StreamResult> method, Q request) throws Exception {
+    return run(client, method, request);
+  }
+
+  /** The stream's error, one that must come within 10 s. */
+  private static <Q> io.grpc.Status failure(GrpcClient on, RpcMethod<GrpcClient, Q, StreamResult> method, Q request)
+      throws Exception {
+    try {
+      StreamResult r = run(on, method, request);
+      throw new AssertionError("the stream ended OK: " + r);
+    } catch (java.util.concurrent.ExecutionException e) {
+      return io.grpc.Status.fromThrowable(e.getCause());
+    }
+  }
+
+  private static <Q> StreamResult run(GrpcClient on, RpcMethod<GrpcClient, Q, StreamResult> method, Q request)
+      throws Exception {
     EventLoop loop = GatlingLoops.of(loops)[0];
     CompletableFuture<StreamResult> done = new CompletableFuture<>();
-    loop.execute(() -> method.callAsync(client, request).whenComplete((r, e) -> {
+    loop.execute(() -> method.callAsync(on, request).whenComplete((r, e) -> {
       if (e != null) {
         done.completeExceptionally(e);
       } else {
         done.complete(r);
       }
     }));
-    return done.get(30, TimeUnit.SECONDS);
+    return done.get(20, TimeUnit.SECONDS);
   }
 
   @Test
@@ -94,5 +110,56 @@ class GrpcStreamTest {
     assertEquals(5_000, r.sent());
     assertEquals(5_000, r.received());
     assertEquals(5_000, r.roundTripsMicros().getTotalCount());
+  }
+
+  private static GrpcStreamRequest<WatchRequest, Order> watch() {
+    return GrpcStreamRequest.of("w", MobileServiceGrpc.getWatchMethod(),
+        io.grpc.MethodDescriptor.MethodType.SERVER_STREAMING);
+  }
+
+  @Test
+  void aStreamThatNeverEndsEndsAtItsDeadline() throws Exception {
+    io.grpc.Status s = failure(client, watch().deadline(Duration.ofMillis(300)).calls(),
+        WatchRequest.newBuilder().setCount(SampleOrder.MAX_WATCH).build());
+    assertEquals(io.grpc.Status.Code.DEADLINE_EXCEEDED, s.getCode(), s.toString());
+    assertTrue(client.isTimeout(s.asRuntimeException()), "reported as a timeout");
+  }
+
+  @Test
+  void aMessageOverTheClientsLimitFailsTheStreamWithTheLimitNamed() throws Exception {
+    try (GrpcClient small = new GrpcClient(RpcSettings.defaults(server.getPort()).withTimeout(Duration.ofSeconds(20)),
+        32, loops)) {
+      io.grpc.Status s = failure(small, watch().calls(), WatchRequest.newBuilder().setCount(10).build());
+      assertEquals(io.grpc.Status.Code.RESOURCE_EXHAUSTED, s.getCode(), s.toString());
+      String line = small.sizeLimit(s.asRuntimeException(), WatchRequest.newBuilder().setCount(10).build());
+      assertTrue(line != null && line.contains("32"), "names the limit: " + line);
+    }
+  }
+
+  @Test
+  void aServerKilledMidStreamFailsTheStreamAtOnce() throws Exception {
+    Server doomed = NettyServerBuilder.forAddress(new InetSocketAddress("127.0.0.1", 0))
+        .addService(new GrpcEchoServer.Echo(ServiceDelay.from(ServerFlags.parse(new String[0],
+            EchoServerMain.commonDefaults(0))))).build().start();
+    try (GrpcClient to = new GrpcClient(RpcSettings.defaults(doomed.getPort()).withTimeout(Duration.ofSeconds(20)),
+        GrpcProtocol.DEFAULT_MAX_MESSAGE, loops)) {
+      CompletableFuture<io.grpc.Status> ended = CompletableFuture.supplyAsync(() -> {
+        try {
+          return failure(to, watch().calls(), WatchRequest.newBuilder().setCount(SampleOrder.MAX_WATCH).build());
+        } catch (Exception e) {
+          throw new IllegalStateException(e);
+        }
+      });
+      Thread.sleep(300); // the stream is flowing
+      long killed = System.nanoTime();
+      doomed.shutdownNow();
+      io.grpc.Status s = ended.get(20, TimeUnit.SECONDS);
+      long afterMillis = (System.nanoTime() - killed) / 1_000_000;
+      assertTrue(s.getCode() == io.grpc.Status.Code.UNAVAILABLE || s.getCode() == io.grpc.Status.Code.CANCELLED
+          || s.getCode() == io.grpc.Status.Code.INTERNAL, s.toString());
+      assertTrue(afterMillis < 5_000, "the stream failed " + afterMillis + " ms after the kill, not at its deadline");
+    } finally {
+      doomed.awaitTermination(5, TimeUnit.SECONDS);
+    }
   }
 }

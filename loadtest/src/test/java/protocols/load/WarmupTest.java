@@ -20,12 +20,21 @@ class WarmupTest {
       w.goOn(); // its clock starts with the first call
       Session user = new Session(Session$.MODULE$.apply("scn", 1L, loop));
       Session after = w.countsOk().apply(user.markAsFailed());
-      assertEquals(0, w.windows().get(0), "a KO is no completion: failures alone are not a stable throughput");
+      // All windows summed: on a busy machine the second call may fall in a later second than the first.
+      assertEquals(0, completions(w), "a KO is no completion: failures alone are not a stable throughput");
       assertFalse(after.isFailed(), "the user's next call is judged on its own");
       w.countsOk().apply(after);
-      assertEquals(1, w.windows().get(0));
+      assertEquals(1, completions(w));
     } finally {
       loop.shutdownGracefully();
     }
+  }
+
+  private static long completions(Warmup w) {
+    long sum = 0;
+    for (int i = 0; i < w.windows().length(); i++) {
+      sum += w.windows().get(i);
+    }
+    return sum;
   }
 }

@@ -27,11 +27,29 @@ class RpcReportPageTest {
     RunAnalysis a = RunAnalysis.of(r.snapshot(), Optional.empty(), List.of())
         .withCpuNotSampledBecause("no /proc/stat to read the machine's CPU time from (Linux only)");
     assertEquals(List.of(), a.warnings());
-    String page = RpcReportPage.render("t", r.snapshot(), a, RunInfo.ofRun(List.of(), false, RunInfo.Injector.ALONE, 0, "run",
+    String page = RpcReportPage.render("t", r.snapshot(), List.of(), a, RunInfo.ofRun(List.of(), false, RunInfo.Injector.ALONE, 0, "run",
         Map.of(), List.of(), List.of()), false, null);
     assertTrue(page.contains("id=\"not-checked\""), "the page says other work was not checked");
     assertTrue(page.contains("(Linux only)"), "and why");
     assertTrue(!page.contains("no other work on the machine above the threshold"), "nor claims it was");
+  }
+
+  @Test
+  void theStreamsTableShowsEachStreamingRequestsMessagesAndSaysWhichAreNotEchoes() {
+    LatencyRecorder r = new LatencyRecorder();
+    r.record("chat", 0, 1_000_000, true);
+    RunAnalysis a = RunAnalysis.of(r.snapshot(), Optional.empty(), List.of());
+    List<protocols.stats.StreamStats> streams = List.of(
+        new protocols.stats.StreamStats("chat", 3, 300, 300, 150, 150, 800, 900, 10, 20, 30, 300, 400, 5_000, 6_000,
+            7_000),
+        new protocols.stats.StreamStats("watch", 2, 2, 2_000, 1, 1_000, 700, 800, 5, 9, 12, 0, 0, 0, 0, 0));
+    String page = RpcReportPage.render("t", r.snapshot(), streams, a, RunInfo.ofRun(List.of(), false,
+        RunInfo.Injector.ALONE, 0, "run", Map.of(), List.of(), List.of()), false, null);
+    assertTrue(page.contains("<tr data-stream=\"chat\"><td class=\"n\">chat</td><td class=\"streams\">3</td>"
+        + "<td class=\"sent\">300</td><td class=\"received\">300</td>"), "the chat row");
+    assertTrue(page.contains("<td class=\"rtt-p99\">5000</td>"), "its round trip p99");
+    Matcher watch = Pattern.compile("data-stream=\"watch\">.*?</tr>").matcher(page);
+    assertTrue(watch.find() && watch.group().contains("not an echo"), "watch has no round trips");
   }
 
   @Test
@@ -42,7 +60,7 @@ class RpcReportPageTest {
     RunAnalysis a = RunAnalysis.of(rows, Optional.empty(), List.of(), List.of(fault));
     assertEquals(List.of(rows.get(0).name(), rows.get(1).name()),
         a.notJudged().stream().map(RunAnalysis.Assessment::request).toList());
-    String page = RpcReportPage.render("t", rows, a, RunInfo.ofRun(List.of(), false, RunInfo.Injector.ALONE, 0, "run",
+    String page = RpcReportPage.render("t", rows, List.of(), a, RunInfo.ofRun(List.of(), false, RunInfo.Injector.ALONE, 0, "run",
         Map.of(), List.of(), List.of(fault)), false, null);
     for (RequestStats r : rows) {
       assertTrue(page.contains("class=\"not-judged\" data-request=\"" + r.name() + "\""), "names " + r.name());
