@@ -43,7 +43,26 @@ public final class Regression {
    * {@code floor} (e.g. 0.10), how many earlier nights a regression needs before it can fail the build
    * ({@code minNights}: fewer, and it is reported only), and which way is better.
    */
-  public record Rule(int nights, double floor, int minNights, Better better) {
+  public record Rule(int nights, double floor, int minNights, Better better, boolean warned) {
+    public Rule(int nights, double floor, int minNights, Better better) {
+      this(nights, floor, minNights, better, false);
+    }
+
+    /**
+     * The same rule for a level its run warns about (a busy machine, no steady state): a change must go
+     * twice as far in ratio to fail it, tonight/baseline under half the usual threshold for calls/s, over
+     * twice it for p99. A drop to 1% is no artefact of a shared machine; a drop of 20% could be.
+     */
+    public Rule forWarnedLevel() {
+      return new Rule(nights, floor, minNights, better, true);
+    }
+
+    double widen(double margin) {
+      if (!warned) {
+        return margin;
+      }
+      return better == Better.HIGHER ? (1 + Math.min(margin, 1)) / 2 : 1 + 2 * margin;
+    }
   }
 
   /**
@@ -60,7 +79,7 @@ public final class Regression {
     }
     List<Double> last = history.subList(Math.max(0, history.size() - rule.nights()), history.size());
     double baseline = median(last);
-    double margin = Math.max(margin(last, rule.floor()), noise);
+    double margin = rule.widen(Math.max(margin(last, rule.floor()), noise));
     double change = baseline == 0 ? 0 : (tonight - baseline) / baseline;
     boolean worse = rule.better() == Better.HIGHER ? change < -margin : change > margin;
     boolean enough = last.size() >= rule.minNights();

@@ -52,6 +52,19 @@ class RegressionTest {
   }
 
   @Test
+  void aWarnedLevelFailsOnlyOnAChangeTwiceAsFar() {
+    Regression.Rule warnedHigher = HIGHER.forWarnedLevel(); // 10% floor: fails below 45% of the baseline
+    assertTrue(Regression.judge("calls/s", 8_000, FLAT, 0, warnedHigher).passed(), "a 20% drop on a busy machine");
+    assertTrue(Regression.judge("calls/s", 4_600, FLAT, 0, warnedHigher).passed());
+    assertFalse(Regression.judge("calls/s", 4_400, FLAT, 0, warnedHigher).passed());
+    assertFalse(Regression.judge("calls/s", 100, FLAT, 0, warnedHigher).passed(), "a collapse fails all the same");
+    Regression.Rule warnedLower = LOWER.forWarnedLevel(); // 10% floor: fails above 2.2 x the baseline
+    List<Double> p99s = List.of(1_000.0, 1_000.0, 1_000.0);
+    assertTrue(Regression.judge("p99 µs", 2_000, p99s, 0, warnedLower).passed());
+    assertFalse(Regression.judge("p99 µs", 2_600, p99s, 0, warnedLower).passed());
+  }
+
+  @Test
   void noHistoryPassesAndSaysSo() {
     Regression.Verdict v = Regression.judge("calls/s", 8_000, List.of(), 0, HIGHER);
     assertTrue(v.passed());
