@@ -153,18 +153,13 @@ public final class GrpcClient implements RpcClient {
     return reply;
   }
 
-  /** A new call for a stream, on a channel of the calling thread's loop; {@code channel} for {@link #failed}. */
+  /** A new call for a stream, on a channel of the calling thread's loop; {@code channel} for {@link #reconnectSoon}. */
   record StreamCall<Req, Resp>(ClientCall<Req, Resp> call, int channel) {
   }
 
   <Req, Resp> StreamCall<Req, Resp> newStreamCall(MethodDescriptor<Req, Resp> method, long deadlineMillis) {
     int i = pick();
     return new StreamCall<>(channels[i].newCall(method, options(deadlineMillis)), i);
-  }
-
-  /** A call on {@code channel} failed with {@code error}: a dead server's channel is retried soon. */
-  void failed(int channel, Throwable error) {
-    reconnectSoon(channel, error);
   }
 
   /** The same call through grpc-java's blocking stub API. */
@@ -230,7 +225,7 @@ public final class GrpcClient implements RpcClient {
    * an outage of a few seconds its next try could come many seconds after the server is back. While
    * calls fail as UNAVAILABLE, ask for a new try now, at most every {@link #RECONNECT_MILLIS}.
    */
-  private void reconnectSoon(int i, Throwable t) {
+  void reconnectSoon(int i, Throwable t) {
     if (Status.fromThrowable(t).getCode() != Status.Code.UNAVAILABLE) {
       return;
     }

@@ -81,7 +81,6 @@ final class GrpcStream<Req, Resp> implements RpcMethod<GrpcClient, Req, StreamRe
     /** Send times of the messages not yet echoed: bounded by what flow control lets out. */
     private final ArrayDeque<Long> inFlight = new ArrayDeque<>();
     private final MethodDescriptor<Req, Resp> method;
-    private final String methodName;
     private GrpcClient.StreamCall<Req, Resp> stream;
     private long startNanos;
     private long lastNanos;
@@ -102,7 +101,6 @@ final class GrpcStream<Req, Resp> implements RpcMethod<GrpcClient, Req, StreamRe
       this.headers = headers;
       this.echoes = type == MethodDescriptor.MethodType.BIDI_STREAMING;
       this.method = method;
-      this.methodName = method.getBareMethodName();
     }
 
     CompletableFuture<StreamResult> start() {
@@ -167,7 +165,7 @@ final class GrpcStream<Req, Resp> implements RpcMethod<GrpcClient, Req, StreamRe
           roundTrips.recordValue(Math.max(0, (now - sentAt) / 1_000));
         }
         if (checked && broken == null && !message.equals(reply)) {
-          broken = methodName + ": echo " + received + " differs from the message sent";
+          broken = method.getBareMethodName() + ": echo " + received + " differs from the message sent";
           stream.call().cancel(broken, null);
           return;
         }
@@ -183,12 +181,13 @@ final class GrpcStream<Req, Resp> implements RpcMethod<GrpcClient, Req, StreamRe
         done.completeExceptionally(new StreamBroken(broken));
       } else if (!status.isOk()) {
         Throwable e = status.asRuntimeException(trailers);
-        client.failed(stream.channel(), e);
+        client.reconnectSoon(stream.channel(), e);
         done.completeExceptionally(e);
       } else if (type == MethodDescriptor.MethodType.CLIENT_STREAMING && received != 1) {
-        done.completeExceptionally(new StreamBroken(methodName + ": " + received + " replies to a client stream"));
+        done.completeExceptionally(new StreamBroken(method.getBareMethodName() + ": " + received + " replies to a client stream"));
       } else if (echoes && received != sent) {
-        done.completeExceptionally(new StreamBroken(methodName + ": " + received + " replies to " + sent + " messages"));
+        done.completeExceptionally(new StreamBroken(method.getBareMethodName() + ": " + received + " replies to " + sent
+            + " messages"));
       } else {
         done.complete(new StreamResult(sent, received, firstMicros, gaps, roundTrips));
       }
