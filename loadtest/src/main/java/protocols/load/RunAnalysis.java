@@ -185,7 +185,7 @@ public final class RunAnalysis {
       if (faulted.contains(r.name())) {
         continue; // its fault window is a hole in its windows: the faults table judges its recovery
       }
-      int stalled = r.isOpen() ? -1 : stalledWindow(full);
+      int stalled = r.isOpen() ? -1 : stalledWindow(full, r.p50());
       if (stalled >= 0) {
         warnings.add(new Warning(r.name(), "stall", "completions fell to " + full[stalled] + " in second " + stalled
             + " (the level's median is " + median(full) + "/s): the server or client stalled. A closed loop stops"
@@ -261,9 +261,18 @@ public final class RunAnalysis {
   /** A closed level's window with under this share of the median's completions: a stall, not noise. */
   static final double STALL_SHARE = 0.1;
 
-  /** The first full window with fewer than {@link #STALL_SHARE} of the median's completions, or -1. */
-  static int stalledWindow(long[] full) {
-    if (full.length < MIN_WINDOWS) {
+  /**
+   * Calls whose median takes at least this long (µs), streams say, complete in waves: a second without
+   * completions is then how such calls end, not a stall (the first second of a stream level had none).
+   */
+  static final long LONG_CALL_MICROS = 500_000;
+
+  /**
+   * The first full window with fewer than {@link #STALL_SHARE} of the median's completions, or -1;
+   * -1 also for calls of {@link #LONG_CALL_MICROS} or more ({@code p50Micros}).
+   */
+  static int stalledWindow(long[] full, long p50Micros) {
+    if (full.length < MIN_WINDOWS || p50Micros >= LONG_CALL_MICROS) {
       return -1;
     }
     long median = median(full);

@@ -193,6 +193,9 @@ final class RpcOpenAction<C extends RpcClient, Req, Resp> extends SafeAction {
       boolean ok = verdict.ok();
       try {
         observer.completed(name, request, due, startNanos, endNanos, verdict.failure(), true);
+        if (ok && reply instanceof StreamResult stream) {
+          observer.streamed(request, startNanos, endNanos, stream); // streams opened at a rate, as in closed levels
+        }
         long dueMillis = startMillis - (startNanos - due) / 1_000_000; // Gatling's start: the due time
         statsEngine.logResponse(session.scenario(), groups, request, dueMillis, endMillis,
             ok ? OK$.MODULE$ : KO$.MODULE$, Option.apply(verdict.code()), Option.apply(verdict.failure()));

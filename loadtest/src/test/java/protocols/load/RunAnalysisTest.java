@@ -110,6 +110,24 @@ class RunAnalysisTest {
   }
 
   @Test
+  void callsThatTakeLongerThanASecondEndInWavesNotStalls() {
+    // 10 streams in a closed loop, 1.5 s each: whole seconds pass with no stream ending.
+    String name = "chat 10 streams (async)";
+    LatencyRecorder r = new LatencyRecorder();
+    for (int wave = 0; wave < 8; wave++) {
+      for (int i = 0; i < 10; i++) {
+        long start = wave * 1_500_000_000L + i * 1_000L;
+        r.record(name, start, start + 1_500_000_000L, true);
+      }
+    }
+    RequestStats level = r.snapshot().get(0);
+    assertTrue(java.util.Arrays.stream(RunAnalysis.fullWindows(level)).anyMatch(w -> w == 0), "a second with no end");
+    assertFalse(kinds(RunAnalysis.of(List.of(level), Optional.empty(), List.of())).contains("stall"));
+    // the same windows with 100 µs calls are a stall
+    assertEquals(3, RunAnalysis.stalledWindow(new long[] {1000, 1000, 1000, 0, 1000, 1000}, 100));
+  }
+
+  @Test
   void anInjectorThatFellBehindIsAWarningAndItsLevelIsMarkedSaturated() {
     LatencyRecorder r = new LatencyRecorder();
     r.declareOpen("echo 1000 calls/s (async)", 1_000, 100, 0);

@@ -87,4 +87,46 @@ class RpcOpenActionTest {
       loop.shutdownGracefully(0, 1, TimeUnit.SECONDS);
     }
   }
+
+  @Test
+  void streamsOpenedAtARateGiveTheirPerMessageFigures() throws Exception {
+    DefaultEventLoop loop = new DefaultEventLoop();
+    try {
+      RpcCallActionTest.FunctionClient client = new RpcCallActionTest.FunctionClient(CompletableFuture::completedFuture);
+      // Each call is a stream that sent 5 messages and read 5, its first after 10 µs.
+      RpcMethod<RpcCallActionTest.FunctionClient, String, StreamResult> stream = (c, request) -> {
+        org.HdrHistogram.Histogram gaps = StreamResult.histogram();
+        gaps.recordValue(20);
+        return CompletableFuture.completedFuture(new StreamResult(5, 5, 10, gaps, StreamResult.histogram()));
+      };
+      LabRun run = new LabRun(LoadParams.fromSystemProperties());
+      CoreComponents core = new CoreComponents(null, null, null, Option.empty(),
+          new RpcCallActionTest.RecordingStats(), new DefaultClock(), null, null);
+      RpcComponents<RpcCallActionTest.FunctionClient> components = new RpcComponents<>(
+          new RpcCallActionTest.TestProtocol(RpcSettings.defaults(1), client), client, core);
+      SendSchedule.Plan plan = new SendSchedule.Plan("watch 200 calls/s", "watch ramp to 200 calls/s",
+          new RateSchedule(0, 200, Duration.ZERO, Duration.ofSeconds(1)), System.nanoTime() + 5_000_000, 1, 5_000,
+          () -> true);
+      SendSchedule level = observer -> {
+        observer.openLevel(plan.name(), 200, 10_000, plan.startNanos());
+        return new SendSchedule.Joined(plan, 0);
+      };
+      LinkedBlockingQueue<Session> left = new LinkedBlockingQueue<>();
+      RpcOpenAction<RpcCallActionTest.FunctionClient, String, StreamResult> action = new RpcOpenAction<>("watch",
+          stream, Expressions.toStaticValueExpression("abc"), List.of(), components, run, level,
+          new RpcCallActionTest.Resume(loop, left));
+      loop.execute(() -> action.execute(Session$.MODULE$.apply("scn", 1, loop)));
+      assertNotNull(left.poll(10, TimeUnit.SECONDS), "the sender left");
+      RequestStats calls = run.recorder().stats("watch 200 calls/s").orElseThrow();
+      assertEquals(200, calls.count());
+      protocols.stats.StreamStats streams = run.streams().snapshot().stream()
+          .filter(x -> x.name().equals("watch 200 calls/s")).findFirst().orElseThrow(() ->
+              new AssertionError("no stream figures: " + run.streams().snapshot()));
+      assertEquals(200, streams.streams(), "every stream the rate opened");
+      assertEquals(1_000, streams.messagesReceived());
+      components.close();
+    } finally {
+      loop.shutdownGracefully(0, 1, TimeUnit.SECONDS);
+    }
+  }
 }

@@ -1,0 +1,178 @@
+package servers.dubbo;
+
+import contract.SampleOrder;
+import contract.grpc.DubboMobileServiceTriple;
+import contract.grpc.GrpcOrder;
+import contract.grpc.ListRequest;
+import contract.grpc.MobileService;
+import contract.grpc.Order;
+import contract.grpc.OrderList;
+import contract.grpc.UploadSummary;
+import contract.grpc.WatchRequest;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import org.apache.dubbo.common.stream.StreamObserver;
+import org.apache.dubbo.config.ApplicationConfig;
+import org.apache.dubbo.config.ProtocolConfig;
+import org.apache.dubbo.config.RegistryConfig;
+import org.apache.dubbo.config.ServiceConfig;
+import org.apache.dubbo.config.bootstrap.DubboBootstrap;
+import servers.common.EchoServerMain;
+import servers.common.Served;
+import servers.common.ServerFlags;
+import servers.common.ServiceDelay;
+
+/**
+ * Dubbo provider of the echo over Triple, Dubbo 3's gRPC-compatible HTTP/2 protocol: the stubs Dubbo's
+ * protoc plugin makes from {@code order.proto}, so a grpc-java client calls it as it calls
+ * GrpcEchoServer (service {@code rpcloadlab.MobileService}), unary and streams.
+ *
+ * <pre>java servers.dubbo.TripleEchoServer [--host 127.0.0.1] [--port 50052] [--threads 200]</pre>
+ */
+public final class TripleEchoServer {
+
+  public static final int DEFAULT_PORT = 50052;
+
+  public static void main(String[] args) {
+    Map<String, String> defaults = EchoServerMain.commonDefaults(DEFAULT_PORT);
+    defaults.put("threads", "200"); // the write-up's pool, as the dubbo protocol's server
+    EchoServerMain.run("triple", args, defaults, TripleEchoServer::start);
+  }
+
+  /**
+   * The host as Dubbo's port-unification server will bind it: it binds 0.0.0.0 when asked for any
+   * "127." address (NetUtils.isInvalidLocalHost), and its client connects to the machine's network
+   * address instead. The same IPv4 address as one decimal number (127.0.0.1 is 2130706433) passes
+   * Dubbo's check and resolves to exactly that address.
+   */
+  public static String exactHost(String host) {
+    String[] parts = host.split("\\.");
+    if (parts.length != 4 || !host.startsWith("127.")) {
+      return host;
+    }
+    long n = 0;
+    for (String p : parts) {
+      n = n * 256 + Integer.parseInt(p);
+    }
+    return Long.toString(n);
+  }
+
+  public static EchoServerMain.RunningServer start(ServerFlags flags, String host, int port) {
+    int threads = flags.intValue("threads", 1, 10_000);
+    ApplicationConfig application = new ApplicationConfig("triple-echo-server");
+    application.setQosEnable(false);
+    application.setSerializeCheckStatus("STRICT");
+
+    ProtocolConfig protocol = new ProtocolConfig("tri", port);
+    protocol.setHost(exactHost(host));
+    protocol.setThreadpool("fixed");
+    protocol.setThreads(threads);
+
+    ServiceConfig<MobileService> service = new ServiceConfig<>();
+    service.setInterface(MobileService.class);
+    service.setRef(new Echo(ServiceDelay.from(flags)));
+
+    DubboBootstrap bootstrap = DubboBootstrap.newInstance();
+    bootstrap.application(application)
+        .registry(new RegistryConfig(RegistryConfig.NO_AVAILABLE))
+        .protocol(protocol)
+        .service(service)
+        .start();
+    return bootstrap::destroy;
+  }
+
+  /**
+   * The echo and the three streams. Dubbo 3.3's server stream observer has no isReady/onReady, so
+   * {@code watch} cannot wait for the transport as the gRPC server does: its sends are bounded by the
+   * request's count (at most {@link SampleOrder#MAX_WATCH}), not by the reader.
+   */
+  public static final class Echo extends DubboMobileServiceTriple.MobileServiceImplBase {
+    private final ServiceDelay delay;
+
+    public Echo(ServiceDelay delay) {
+      this.delay = delay;
+    }
+
+    @Override
+    public Order hello(Order order) {
+      Served.call();
+      return order;
+    }
+
+    @Override
+    public CompletableFuture<Order> helloAsync(Order order) {
+      Served.call();
+      return delay.after(order);
+    }
+
+    @Override
+    public OrderList listOrders(ListRequest request) {
+      Served.call();
+      String bad = SampleOrder.badCount(request.getCount());
+      if (bad != null) {
+        throw new IllegalArgumentException(bad);
+      }
+      return OrderList.newBuilder().addAllOrders(SampleOrder.list(GrpcOrder::of, request.getCount())).build();
+    }
+
+    @Override
+    public void watch(WatchRequest request, StreamObserver<Order> reply) {
+      Served.call();
+      String bad = SampleOrder.badWatchCount(request.getCount());
+      if (bad != null) {
+        reply.onError(new IllegalArgumentException(bad));
+        return;
+      }
+      for (int i = 0; i < request.getCount(); i++) {
+        reply.onNext(SampleOrder.make(GrpcOrder::of, i, SampleOrder.NAME));
+      }
+      reply.onCompleted();
+    }
+
+    @Override
+    public StreamObserver<Order> upload(StreamObserver<UploadSummary> reply) {
+      Served.call();
+      return new StreamObserver<>() {
+        private long count;
+        private double amount;
+
+        @Override
+        public void onNext(Order order) {
+          count++;
+          amount += order.getAmount();
+        }
+
+        @Override
+        public void onError(Throwable error) {
+          // the client gave up: nothing to answer
+        }
+
+        @Override
+        public void onCompleted() {
+          reply.onNext(UploadSummary.newBuilder().setCount(count).setAmount(amount).build());
+          reply.onCompleted();
+        }
+      };
+    }
+
+    @Override
+    public StreamObserver<Order> chat(StreamObserver<Order> reply) {
+      Served.call();
+      return new StreamObserver<>() {
+        @Override
+        public void onNext(Order order) {
+          reply.onNext(order);
+        }
+
+        @Override
+        public void onError(Throwable error) {
+        }
+
+        @Override
+        public void onCompleted() {
+          reply.onCompleted();
+        }
+      };
+    }
+  }
+}
