@@ -65,10 +65,19 @@ class TripleInteropTest {
 
   @AfterAll
   static void stop() throws Exception {
-    channel.shutdownNow();
-    consumer.destroy();
-    grpc.shutdownNow();
-    triple.stop();
+    // Whatever start() got to before it failed: a server it started is still stopped.
+    if (channel != null) {
+      channel.shutdownNow();
+    }
+    if (consumer != null) {
+      consumer.destroy();
+    }
+    if (grpc != null) {
+      grpc.shutdownNow();
+    }
+    if (triple != null) {
+      triple.stop();
+    }
   }
 
   private static int freePort() throws IOException {
