@@ -104,6 +104,7 @@ class EchoIT {
     assertTrue(callbackApis.get("grpc").contains("StreamObserver"), callbackApis.get("grpc"));
     assertTrue(callbackApis.get("thrift").contains("AsyncMethodCallback"), callbackApis.get("thrift"));
     assertTrue(callbackApis.get("dubbo").contains("onreturn"), callbackApis.get("dubbo"));
+    assertTrue(callbackApis.get("triple").contains("same path as async"), callbackApis.get("triple"));
     JsonNode rows = new com.fasterxml.jackson.databind.ObjectMapper()
         .readTree(run.runFolder().resolve("comparison.json").toFile()).get("rows");
     assertEquals(Frameworks.names().size(), rows.size(), rows.toString());

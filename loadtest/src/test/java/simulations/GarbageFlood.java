@@ -61,7 +61,7 @@ final class GarbageFlood {
         return ByteBuffer.allocate(14).order(ByteOrder.LITTLE_ENDIAN).put("IceP".getBytes(StandardCharsets.US_ASCII))
             .put(new byte[] {1, 0, 1, 0, 0, 0}).putInt(Integer.MAX_VALUE - 1).array();
       }
-      case "grpc" -> {
+      case "grpc", "triple" -> {
         // HTTP/2 preface, then a SETTINGS frame header declaring 16 MiB - 1 (over the 16 KiB default)
         byte[] preface = "PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n".getBytes(StandardCharsets.US_ASCII);
         return ByteBuffer.allocate(preface.length + 9).put(preface).put(new byte[] {(byte) 0xff, (byte) 0xff,

@@ -29,7 +29,7 @@ import protocols.lab.TestProcesses;
  */
 class RpcShootoutIT {
   private static final Path RESULTS = Paths.get("target", "it-results");
-  private static final List<String> FRAMEWORKS = List.of("dubbo", "thrift", "grpc", "ice", "netty");
+  private static final List<String> FRAMEWORKS = List.of("dubbo", "triple", "thrift", "grpc", "ice", "netty");
   private static Path folder;
   private static JsonNode comparison;
 

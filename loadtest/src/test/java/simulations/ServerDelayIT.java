@@ -35,9 +35,9 @@ class ServerDelayIT {
     RpcFramework<RpcClient, Object> framework = (RpcFramework<RpcClient, Object>) Frameworks.byName(name);
     LoadParams params = new LoadParams(Map.of("serverDelayUs", Integer.toString(DELAY_MICROS)));
     List<String> args = new ArrayList<>(framework.serverArgs(params));
-    if (!name.equals("dubbo")) {
-      // Fewer threads than concurrent calls. Dubbo's fixed pool has no queue: it refuses a burst wider
-      // than its threads however fast they are freed, so it keeps its 200 and shows only the delay.
+    if (!name.equals("dubbo") && !name.equals("triple")) {
+      // Fewer threads than concurrent calls. Dubbo's fixed pool (Triple's too) has no queue: it refuses
+      // a burst wider than its threads however fast they are freed, so it keeps its 200 and shows only the delay.
       args.addAll(List.of("--threads", "2"));
     }
     try (EmbeddedServer server = EmbeddedServer.start(name, framework.serverMainClass(), args)) {

@@ -25,7 +25,7 @@ import protocols.rpc.RpcClient;
  */
 class SizeLimitsIT {
   @ParameterizedTest
-  @CsvSource({"dubbo, 8388608, --payload", "thrift, 1048576, --max-frame", "grpc, 1048576, --max-message",
+  @CsvSource({"dubbo, 8388608, --payload", "triple, 8388608, --max-message", "thrift, 1048576, --max-frame", "grpc, 1048576, --max-message",
       "ice, 1048576, --max-message", "netty, 65536, --max-frame"})
   void aRequestOverTheLimitIsAKoThatNamesItAndMaxMessageBytesRaisesIt(String name, int limit, String flag)
       throws Exception {

@@ -2,6 +2,7 @@ package protocols.dubbo;
 
 import contract.dubbo.DubboSerialization;
 import contract.dubbo.ExactAddressTransporter;
+import contract.dubbo.TripleHost;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -15,6 +16,7 @@ import org.apache.dubbo.config.RegistryConfig;
 import org.apache.dubbo.config.bootstrap.DubboBootstrap;
 import org.apache.dubbo.remoting.TimeoutException;
 import org.apache.dubbo.rpc.RpcException;
+import org.apache.dubbo.rpc.StatusRpcException;
 import org.apache.dubbo.rpc.service.GenericService;
 import protocols.rpc.InvocationMode;
 import protocols.rpc.Registry;
@@ -45,12 +47,25 @@ public final class DubboClient implements RpcClient {
   private final String serialization;
   private final int maxPayload;
   private final DubboProtocol.Cluster cluster;
+  /** Triple instead of the dubbo protocol: protobuf stubs, so no serialization to choose. */
+  private final boolean triple;
   /** One reference per service, version and group, made when a request is prepared. */
   private final Map<String, ReferenceConfig<?>> references = new ConcurrentHashMap<>();
   /** Callback mode: the notifier of each notifying reference, by the reference's key. */
   private final Map<String, DubboNotifier> notifiers = new ConcurrentHashMap<>();
 
   DubboClient(RpcSettings settings, String serialization, int maxPayload, DubboProtocol.Cluster cluster) {
+    this(settings, serialization, maxPayload, cluster, false);
+  }
+
+  /** A consumer over Triple, calling the given servers directly. */
+  static DubboClient triple(RpcSettings settings, int maxBody) {
+    return new DubboClient(settings, "", maxBody, DubboProtocol.Cluster.DEFAULT, true);
+  }
+
+  private DubboClient(RpcSettings settings, String serialization, int maxPayload, DubboProtocol.Cluster cluster,
+                      boolean triple) {
+    this.triple = triple;
     this.settings = settings;
     this.cluster = cluster;
     this.serialization = serialization;
@@ -125,10 +140,12 @@ public final class DubboClient implements RpcClient {
     // The consumer's serialization travels in the URL; prefer.serialization stops Dubbo 3 from
     // negotiating its own default (fastjson2) instead. client=exact keeps 127.0.0.1 as given.
     Map<String, String> parameters = new LinkedHashMap<>();
-    parameters.put("serialization", serialization);
-    parameters.put("prefer.serialization", serialization);
-    parameters.put("client", ExactAddressTransporter.NAME);
-    parameters.put("payload", Integer.toString(maxPayload));
+    if (!triple) {
+      parameters.put("serialization", serialization);
+      parameters.put("prefer.serialization", serialization);
+      parameters.put("client", ExactAddressTransporter.NAME);
+      parameters.put("payload", Integer.toString(maxPayload));
+    }
     // A lost connection is retried every max(least-reconnect-duration, heartbeat) ms, by default
     // every 60 s: a restarted server went unused for 45-50 s. Retry every second instead.
     parameters.put("heartbeat", Integer.toString(RECONNECT_MILLIS));
@@ -146,7 +163,8 @@ public final class DubboClient implements RpcClient {
       String query = String.join("&", parameters.entrySet().stream().map(e -> e.getKey() + "=" + e.getValue()).toList());
       // Several providers called directly: Dubbo's own cluster over the listed URLs.
       reference.setUrl(String.join(";", settings.targets().stream()
-          .map(t -> "dubbo://" + t + "/" + serviceName + "?" + query).toList()));
+          .map(t -> (triple ? "tri://" + TripleHost.exact(t.host()) + ":" + t.port() : "dubbo://" + t)
+              + "/" + serviceName + "?" + query).toList()));
     }
     reference.setLoadbalance(cluster.loadbalance());
     reference.setCluster(cluster.strategy());
@@ -176,6 +194,11 @@ public final class DubboClient implements RpcClient {
     return settings.mode();
   }
 
+  /** Over Triple: callback mode is the async path (no event notification on generated stubs). */
+  boolean triple() {
+    return triple;
+  }
+
   @Override
   public boolean isTimeout(Throwable error) {
     return error instanceof TimeoutException || error instanceof RpcException e && e.isTimeout();
@@ -183,6 +206,16 @@ public final class DubboClient implements RpcClient {
 
   @Override
   public String sizeLimit(Throwable error, Object request) {
+    if (triple) {
+      // Triple's server refuses to send a reply over its limit and says only this; its HTTP/2 side limits
+      // no request, nor does its client. The limit named is this client's, which the lab's server shares.
+      for (Throwable t = error; t != null; t = t.getCause() == t ? null : t.getCause()) {
+        if (String.valueOf(t.getMessage()).contains("Response Entity Too Large")) {
+          return SizeLimit.message("triple", "reply", -1, maxPayload, "--max-message");
+        }
+      }
+      return null;
+    }
     // Dubbo's codec, on either side: "Data length too large: 10000136, max payload: 8388608, channel: ..."
     for (Throwable t = error; t != null; t = t.getCause() == t ? null : t.getCause()) {
       Matcher m = TOO_LARGE.matcher(String.valueOf(t.getMessage()));
@@ -196,6 +229,9 @@ public final class DubboClient implements RpcClient {
 
   @Override
   public String errorCode(Throwable error) {
+    if (error instanceof StatusRpcException e) {
+      return "triple " + e.getStatus().code; // gRPC's status codes, as grpc-java's client names them
+    }
     if (error instanceof RpcException e) {
       return switch (e.getCode()) {
         case RpcException.NETWORK_EXCEPTION -> "dubbo network";

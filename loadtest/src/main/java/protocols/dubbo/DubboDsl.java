@@ -16,7 +16,29 @@ public final class DubboDsl {
   /** The protocol builder, with Dubbo's defaults (127.0.0.1:20880, hessian2, async). */
   public static final DubboProtocol dubbo = new DubboProtocol(RpcSettings.defaults(20880), DubboSerialization.DEFAULT);
 
+  /** Dubbo over Triple, with its defaults (127.0.0.1:50052, async): the requests of {@link #triple(String)}. */
+  public static final TripleProtocol triple = new TripleProtocol(RpcSettings.defaults(50052));
+
   private DubboDsl() {}
+
+  /**
+   * A request over Triple named {@code name}; then the interface Dubbo's protoc plugin generated:
+   * {@code triple("echo").service(MobileService.class).call(MobileService::hello, MobileService::helloAsync)}.
+   */
+  public static TripleNamed triple(String name) {
+    return () -> name;
+  }
+
+  /** A named Triple request waiting for its service. */
+  @FunctionalInterface
+  public interface TripleNamed {
+    String name();
+
+    /** A generated Triple interface on the classpath; then {@code .call(...)} one of its methods. */
+    default <S> DubboService<S> service(Class<S> type) {
+      return new DubboService<>(name(), type, "", "", TripleProtocol.KEY);
+    }
+  }
 
   /** A request named {@code name} (Gatling EL allowed); then say which service. */
   public static Named dubbo(String name) {

@@ -23,7 +23,7 @@ record DubboMethod<S, Req, Resp>(DubboService<S> service, Blocking<S, Req, Resp>
 
   @Override
   public RpcMethod<DubboClient, Req, Resp> prepare(DubboClient client) {
-    if (client.mode() == InvocationMode.CALLBACK && blocking != null) {
+    if (client.mode() == InvocationMode.CALLBACK && blocking != null && !client.triple()) {
       DubboClient.Notifying<S> n = service.notifying(client, blocking);
       return new DubboMethod<>(service, blocking, async, service.proxy(client), n.caller(), n.notifier());
     }

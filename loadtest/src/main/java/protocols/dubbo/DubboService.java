@@ -1,6 +1,7 @@
 package protocols.dubbo;
 
 import java.util.Objects;
+import protocols.rpc.RpcProtocolKey;
 import protocols.rpc.RpcRequest;
 
 /**
@@ -12,8 +13,14 @@ public final class DubboService<S> {
   private final Class<S> type;
   private final String version;
   private final String group;
+  /** Whose protocol the requests go through: the dubbo protocol's or Triple's. */
+  private final RpcProtocolKey<?> key;
 
   DubboService(String name, Class<S> type, String version, String group) {
+    this(name, type, version, group, DubboProtocol.KEY);
+  }
+
+  DubboService(String name, Class<S> type, String version, String group, RpcProtocolKey<?> key) {
     if (!type.isInterface()) {
       throw new IllegalArgumentException(type.getName() + " is not an interface");
     }
@@ -21,32 +28,33 @@ public final class DubboService<S> {
     this.type = type;
     this.version = Objects.requireNonNull(version, "version");
     this.group = Objects.requireNonNull(group, "group");
+    this.key = Objects.requireNonNull(key, "key");
   }
 
   /** The provider's version (Dubbo's {@code version}); none by default. */
   public DubboService<S> version(String newVersion) {
-    return new DubboService<>(name, type, newVersion, group);
+    return new DubboService<>(name, type, newVersion, group, key);
   }
 
   /** The provider's group (Dubbo's {@code group}); none by default. */
   public DubboService<S> group(String newGroup) {
-    return new DubboService<>(name, type, version, newGroup);
+    return new DubboService<>(name, type, version, newGroup, key);
   }
 
   /** A method with a blocking signature: {@code .call((OrderService s, Order o) -> s.place(o))}. */
   public <Req, Resp> RpcRequest<DubboClient, Req, Resp> call(DubboMethod.Blocking<S, Req, Resp> method) {
-    return RpcRequest.of(DubboProtocol.KEY, name, new DubboMethod<>(this, Objects.requireNonNull(method), null));
+    return RpcRequest.of(key, name, new DubboMethod<>(this, Objects.requireNonNull(method), null));
   }
 
   /** A method with a {@code CompletableFuture} signature: {@code .callAsync((OrderService s, Order o) -> s.placeAsync(o))}. */
   public <Req, Resp> RpcRequest<DubboClient, Req, Resp> callAsync(DubboMethod.Async<S, Req, Resp> method) {
-    return RpcRequest.of(DubboProtocol.KEY, name, new DubboMethod<>(this, null, Objects.requireNonNull(method)));
+    return RpcRequest.of(key, name, new DubboMethod<>(this, null, Objects.requireNonNull(method)));
   }
 
   /** Both signatures of one method: the blocking one in sync mode, the future in async mode. */
   public <Req, Resp> RpcRequest<DubboClient, Req, Resp> call(DubboMethod.Blocking<S, Req, Resp> blocking,
                                                               DubboMethod.Async<S, Req, Resp> async) {
-    return RpcRequest.of(DubboProtocol.KEY, name, new DubboMethod<>(this, blocking, async));
+    return RpcRequest.of(key, name, new DubboMethod<>(this, blocking, async));
   }
 
   S proxy(DubboClient client) {

@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 import protocols.dubbo.lab.DubboFramework;
+import protocols.dubbo.lab.TripleFramework;
 import protocols.thrift.lab.ThriftFramework;
 import protocols.grpc.lab.GrpcFramework;
 import protocols.ice.lab.IceFramework;
@@ -16,6 +17,7 @@ public final class Frameworks {
   /** The one list of frameworks: a new framework is its own package and one line here. */
   public static final List<RpcFramework<?, ?>> ALL = List.of(
       DubboFramework.FRAMEWORK,
+      TripleFramework.FRAMEWORK,
       ThriftFramework.FRAMEWORK,
       GrpcFramework.FRAMEWORK,
       IceFramework.FRAMEWORK,

@@ -52,6 +52,7 @@ class TripleInteropTest {
     triplePort = freePort();
     Map<String, String> defaults = EchoServerMain.commonDefaults(triplePort);
     defaults.put("threads", "20");
+    defaults.put("max-message", Integer.toString(TripleEchoServer.DEFAULT_MAX_MESSAGE));
     triple = TripleEchoServer.start(ServerFlags.parse(new String[0], defaults), "127.0.0.1", triplePort);
     grpc = NettyServerBuilder.forAddress(new InetSocketAddress("127.0.0.1", 0))
         .addService(new GrpcEchoServer.Echo(ServiceDelay.from(ServerFlags.parse(new String[0],
@@ -148,7 +149,7 @@ class TripleInteropTest {
     ReferenceConfig<contract.grpc.MobileService> reference =
         new ReferenceConfig<>(consumer.getApplicationModel().getDefaultModule());
     reference.setInterface(contract.grpc.MobileService.class);
-    reference.setUrl("tri://" + TripleEchoServer.exactHost("127.0.0.1") + ":" + port);
+    reference.setUrl("tri://" + contract.dubbo.TripleHost.exact("127.0.0.1") + ":" + port);
     reference.setTimeout(10_000);
     reference.setCheck(false);
     return reference.get();

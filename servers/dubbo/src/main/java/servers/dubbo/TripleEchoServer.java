@@ -9,6 +9,7 @@ import contract.grpc.Order;
 import contract.grpc.OrderList;
 import contract.grpc.UploadSummary;
 import contract.grpc.WatchRequest;
+import contract.dubbo.TripleHost;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import org.apache.dubbo.common.stream.StreamObserver;
@@ -17,6 +18,7 @@ import org.apache.dubbo.config.ProtocolConfig;
 import org.apache.dubbo.config.RegistryConfig;
 import org.apache.dubbo.config.ServiceConfig;
 import org.apache.dubbo.config.bootstrap.DubboBootstrap;
+import org.apache.dubbo.config.nested.TripleConfig;
 import servers.common.EchoServerMain;
 import servers.common.Served;
 import servers.common.ServerFlags;
@@ -27,44 +29,36 @@ import servers.common.ServiceDelay;
  * protoc plugin makes from {@code order.proto}, so a grpc-java client calls it as it calls
  * GrpcEchoServer (service {@code rpcloadlab.MobileService}), unary and streams.
  *
- * <pre>java servers.dubbo.TripleEchoServer [--host 127.0.0.1] [--port 50052] [--threads 200]</pre>
+ * <pre>java servers.dubbo.TripleEchoServer [--host 127.0.0.1] [--port 50052] [--threads 200] [--max-message 8388608]</pre>
  */
 public final class TripleEchoServer {
 
   public static final int DEFAULT_PORT = 50052;
+  /** Triple's own default largest message body. */
+  public static final int DEFAULT_MAX_MESSAGE = 8 * 1024 * 1024;
 
   public static void main(String[] args) {
     Map<String, String> defaults = EchoServerMain.commonDefaults(DEFAULT_PORT);
     defaults.put("threads", "200"); // the write-up's pool, as the dubbo protocol's server
+    defaults.put("max-message", Integer.toString(DEFAULT_MAX_MESSAGE));
     EchoServerMain.run("triple", args, defaults, TripleEchoServer::start);
-  }
-
-  /**
-   * The host as Dubbo's port-unification server will bind it: it binds 0.0.0.0 when asked for any
-   * "127." address (NetUtils.isInvalidLocalHost), and its client connects to the machine's network
-   * address instead. The same IPv4 address as one decimal number (127.0.0.1 is 2130706433) passes
-   * Dubbo's check and resolves to exactly that address.
-   */
-  public static String exactHost(String host) {
-    String[] parts = host.split("\\.");
-    if (parts.length != 4 || !host.startsWith("127.")) {
-      return host;
-    }
-    long n = 0;
-    for (String p : parts) {
-      n = n * 256 + Integer.parseInt(p);
-    }
-    return Long.toString(n);
   }
 
   public static EchoServerMain.RunningServer start(ServerFlags flags, String host, int port) {
     int threads = flags.intValue("threads", 1, 10_000);
+    int maxMessage = flags.intValue("max-message", 1024, Integer.MAX_VALUE);
     ApplicationConfig application = new ApplicationConfig("triple-echo-server");
     application.setQosEnable(false);
     application.setSerializeCheckStatus("STRICT");
 
     ProtocolConfig protocol = new ProtocolConfig("tri", port);
-    protocol.setHost(exactHost(host));
+    protocol.setHost(TripleHost.exact(host));
+    TripleConfig triple = new TripleConfig();
+    // Over HTTP/2, Dubbo 3.3.6 limits only what the server sends (maxResponseBodySize): maxBodySize is
+    // for HTTP/1 and WebSocket. Both are set, so the flag means what it says wherever Dubbo checks it.
+    triple.setMaxBodySize(maxMessage);
+    triple.setMaxResponseBodySize(maxMessage);
+    protocol.setTriple(triple);
     protocol.setThreadpool("fixed");
     protocol.setThreads(threads);
 

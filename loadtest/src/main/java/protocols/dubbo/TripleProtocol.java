@@ -1,0 +1,28 @@
+package protocols.dubbo;
+
+import java.util.Map;
+import protocols.rpc.RpcProtocol;
+import protocols.rpc.RpcProtocolKey;
+import protocols.rpc.RpcSettings;
+
+/**
+ * {@code triple.target("127.0.0.1", 50052)...}: Dubbo's consumer over Triple, Dubbo 3's gRPC-compatible
+ * HTTP/2 protocol, calling the interfaces Dubbo's protoc plugin generates. A protocol of its own (not
+ * an option of {@link DubboProtocol}) so one simulation can run both side by side. Immutable.
+ */
+public final class TripleProtocol extends RpcProtocol<TripleProtocol, DubboClient> {
+  public static final RpcProtocolKey<TripleProtocol> KEY = new RpcProtocolKey<>(TripleProtocol.class);
+
+  /** Triple's own default largest message body, also the Triple echo server's --max-message default. */
+  static final int DEFAULT_MAX_BODY = 8 * 1024 * 1024;
+
+  TripleProtocol(RpcSettings settings) {
+    super(settings, new Spec<>(KEY, "triple", DEFAULT_MAX_BODY, TripleProtocol::new,
+        (p, loops) -> DubboClient.triple(p.settings(), p.maxMessageBytes())));
+  }
+
+  @Override
+  public Map<String, Object> describe() {
+    return Map.of("protocol", "tri (protobuf, the stubs of Dubbo's protoc plugin)");
+  }
+}
