@@ -4,9 +4,11 @@ import static io.gatling.javaapi.core.CoreDsl.atOnceUsers;
 import static io.gatling.javaapi.core.CoreDsl.during;
 import static io.gatling.javaapi.core.CoreDsl.global;
 import static io.gatling.javaapi.core.CoreDsl.scenario;
+import static protocols.dubbo.DubboDsl.triple;
 import static protocols.grpc.GrpcDsl.grpc;
 import static protocols.rpc.RpcChecks.response;
 
+import contract.grpc.MobileService;
 import contract.grpc.MobileServiceGrpc;
 import contract.grpc.WatchRequest;
 import io.gatling.javaapi.core.ChainBuilder;
@@ -15,9 +17,12 @@ import io.gatling.javaapi.core.Simulation;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
+import protocols.dubbo.lab.TripleFramework;
 import protocols.frameworks.Frameworks;
 import protocols.grpc.GrpcDsl;
+import protocols.grpc.lab.GrpcFramework;
 import protocols.lab.EchoRun;
 import protocols.lab.LabRun;
 import protocols.lab.LoadParams;
@@ -28,19 +33,91 @@ import protocols.rpc.InvocationMode;
 import protocols.rpc.StreamResult;
 
 /**
- * Every kind of stream on the sample gRPC server, one after the other: {@code watch} (a server stream
- * of {@code -Dmessages} orders), {@code upload} (a client stream of as many) and {@code chat} (each
- * order echoed), {@code -Dstreams} concurrent streams each for {@code -Dduration} seconds, one stream
- * after another per user. One Gatling record per stream; the per-message figures are in the µs summary.
+ * Every kind of stream on the sample gRPC server and on Dubbo's Triple server, one after the other:
+ * {@code watch} (a server stream of {@code -Dmessages} orders), {@code upload} (a client stream of as
+ * many) and {@code chat} (each order echoed), {@code -Dstreams} concurrent streams each for
+ * {@code -Dduration} seconds, one stream after another per user; {@code -Dframeworks=grpc,triple}.
+ * One Gatling record per stream; the per-message figures are in the µs summary.
  */
 public class StreamingDemo extends Simulation {
+  /** A whole stream's deadline: one stream carries many messages, so not the per-call timeout. */
+  static final Duration STREAM_DEADLINE = Duration.ofSeconds(30);
+
+  /** A framework's three stream kinds, each as a request of the given name. */
+  interface Streams {
+    ChainBuilder watch(String name, int messages);
+
+    ChainBuilder upload(String name, int messages);
+
+    ChainBuilder chat(String name, int messages);
+  }
+
+  /** The frameworks with streams. */
+  static final Map<RpcFramework<?, ?>, Streams> STREAMING = Map.of(
+      GrpcFramework.FRAMEWORK, new Streams() {
+        @Override
+        public ChainBuilder watch(String name, int messages) {
+          return ChainBuilder.EMPTY.exec(grpc(name).serverStream(MobileServiceGrpc.getWatchMethod())
+              .deadline(STREAM_DEADLINE)
+              .send(session -> WatchRequest.newBuilder().setCount(messages).build())
+              .check(response(StreamResult::received).is((long) messages)));
+        }
+
+        @Override
+        public ChainBuilder upload(String name, int messages) {
+          return ChainBuilder.EMPTY.exec(grpc(name).clientStream(MobileServiceGrpc.getUploadMethod())
+              .messages(messages)
+              .deadline(STREAM_DEADLINE)
+              .send(session -> GrpcDsl.order(1))
+              .check(response(StreamResult::sent).is((long) messages)));
+        }
+
+        @Override
+        public ChainBuilder chat(String name, int messages) {
+          return ChainBuilder.EMPTY.exec(grpc(name).bidiStream(MobileServiceGrpc.getChatMethod())
+              .messages(messages)
+              .echoed()
+              .deadline(STREAM_DEADLINE)
+              .send(session -> GrpcDsl.order(1))
+              .check(response(StreamResult::received).is((long) messages)));
+        }
+      },
+      TripleFramework.FRAMEWORK, new Streams() {
+        @Override
+        public ChainBuilder watch(String name, int messages) {
+          return ChainBuilder.EMPTY.exec(triple(name).service(MobileService.class).serverStream(MobileService::watch)
+              .deadline(STREAM_DEADLINE)
+              .send(session -> WatchRequest.newBuilder().setCount(messages).build())
+              .check(response(StreamResult::received).is((long) messages)));
+        }
+
+        @Override
+        public ChainBuilder upload(String name, int messages) {
+          return ChainBuilder.EMPTY.exec(triple(name).service(MobileService.class).clientStream(MobileService::upload)
+              .messages(messages)
+              .deadline(STREAM_DEADLINE)
+              .send(session -> GrpcDsl.order(1))
+              .check(response(StreamResult::sent).is((long) messages)));
+        }
+
+        @Override
+        public ChainBuilder chat(String name, int messages) {
+          return ChainBuilder.EMPTY.exec(triple(name).service(MobileService.class).bidiStream(MobileService::chat)
+              .messages(messages)
+              .echoed()
+              .deadline(STREAM_DEADLINE)
+              .send(session -> GrpcDsl.order(1))
+              .check(response(StreamResult::received).is((long) messages)));
+        }
+      });
+
   private final List<EchoRun> runs = new ArrayList<>();
 
   {
     LoadParams given = LoadParams.fromSystemProperties();
-    List<RpcFramework<?, ?>> running = EchoRun.orExit(() -> Frameworks.parse("grpc"));
+    List<RpcFramework<?, ?>> running = streamingFrameworks(given);
     LoadParams params = EchoRun.orExit(() -> given.checkNames(Frameworks.run("StreamingDemo",
-        Set.of(Parameters.Use.STREAMS), running, false)).validate().singleInjector("StreamingDemo"));
+        Set.of(Parameters.Use.STREAMS), running, true)).validate().singleInjector("StreamingDemo"));
     int streams = EchoRun.orExit(() -> params.intParam("streams", 10, 1, 10_000));
     int messages = EchoRun.orExit(() -> params.intParam("messages", 1_000, 1, contract.SampleOrder.MAX_WATCH));
     LabRun lab = new LabRun(params);
@@ -48,8 +125,11 @@ public class StreamingDemo extends Simulation {
     for (RpcFramework<?, ?> framework : running) {
       EchoRun run = EchoRun.start(framework, params, Parameters.TARGET_PREFIX + framework.name(), lab);
       runs.add(run);
-      for (ChainBuilder stream : grpcStreams(messages)) {
-        steps.add(scenario(framework.name() + " " + steps.size())
+      Streams kinds = STREAMING.get(framework);
+      String name = framework.name();
+      for (ChainBuilder stream : List.of(kinds.watch(name + " watch", messages),
+          kinds.upload(name + " upload", messages), kinds.chat(name + " chat", messages))) {
+        steps.add(scenario(name + " " + steps.size())
             .exec(during(params.duration()).on(stream))
             .injectOpen(atOnceUsers(streams))
             .protocols(run.protocol(InvocationMode.ASYNC), lab.protocol()));
@@ -58,25 +138,15 @@ public class StreamingDemo extends Simulation {
     setUp(Populations.sequence(steps)).assertions(global().failedRequests().percent().lte(params.maxKoPercent()));
   }
 
-  private static List<ChainBuilder> grpcStreams(int messages) {
-    Duration deadline = Duration.ofSeconds(30); // a whole stream, not one message
-    WatchRequest watch = WatchRequest.newBuilder().setCount(messages).build();
-    return List.of(
-        ChainBuilder.EMPTY.exec(grpc("grpc watch").serverStream(MobileServiceGrpc.getWatchMethod())
-            .deadline(deadline)
-            .send(session -> watch)
-            .check(response(StreamResult::received).is((long) messages))),
-        ChainBuilder.EMPTY.exec(grpc("grpc upload").clientStream(MobileServiceGrpc.getUploadMethod())
-            .messages(messages)
-            .deadline(deadline)
-            .send(session -> GrpcDsl.order(1))
-            .check(response(StreamResult::sent).is((long) messages))),
-        ChainBuilder.EMPTY.exec(grpc("grpc chat").bidiStream(MobileServiceGrpc.getChatMethod())
-            .messages(messages)
-            .echoed()
-            .deadline(deadline)
-            .send(session -> GrpcDsl.order(1))
-            .check(response(StreamResult::received).is((long) messages))));
+  /** {@code -Dframeworks}, default {@code grpc,triple}: only frameworks with streams. */
+  static List<RpcFramework<?, ?>> streamingFrameworks(LoadParams given) {
+    return EchoRun.orExit(() -> {
+      List<RpcFramework<?, ?>> named = Frameworks.parse(given.string("frameworks", "grpc,triple"));
+      named.stream().filter(f -> !STREAMING.containsKey(f)).findFirst().ifPresent(f -> {
+        throw new IllegalArgumentException("-Dframeworks: " + f.name() + " has no streams; choose from grpc,triple");
+      });
+      return named;
+    });
   }
 
   @Override

@@ -9,11 +9,12 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.Paths;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 /**
- * Each stream kind on gRPC through the DSL, against the real sample server: one Gatling record per
+ * Each stream kind on gRPC and on Dubbo's Triple through the DSL, against the real sample servers: one Gatling record per
  * stream, and per-message figures that agree with it (every OK stream sent and read what its kind promises).
  */
 class StreamingIT {
@@ -32,7 +33,9 @@ class StreamingIT {
     assertNotNull(streams, "no streams in rpc-summary.json");
     // {sent, received} per stream of each kind
     Map<String, long[]> perStream = Map.of("grpc watch", new long[] {1, MESSAGES},
-        "grpc upload", new long[] {MESSAGES, 1}, "grpc chat", new long[] {MESSAGES, MESSAGES});
+        "grpc upload", new long[] {MESSAGES, 1}, "grpc chat", new long[] {MESSAGES, MESSAGES},
+        "triple watch", new long[] {1, MESSAGES}, "triple upload", new long[] {MESSAGES, 1},
+        "triple chat", new long[] {MESSAGES, MESSAGES});
     for (Map.Entry<String, long[]> kind : perStream.entrySet()) {
       String name = kind.getKey();
       JsonNode r = requests.get(name);
@@ -47,13 +50,33 @@ class StreamingIT {
       assertEquals(ok * kind.getValue()[1], s.get("messagesReceived").asLong(), name + " received");
       assertTrue(s.get("firstMessageP50").asLong() > 0, name + ": " + s);
     }
-    assertEquals(requests.get("grpc chat").get("count").asLong() * MESSAGES,
-        streams.get("grpc chat").get("roundTrips").asLong(), "a round trip per chat message");
-    assertTrue(streams.get("grpc chat").get("roundTripP99").asLong() > 0, "chat: " + streams.get("grpc chat"));
+    for (String chat : List.of("grpc chat", "triple chat")) {
+      assertEquals(requests.get(chat).get("count").asLong() * MESSAGES, streams.get(chat).get("roundTrips").asLong(),
+          chat + ": a round trip per message");
+      assertTrue(streams.get(chat).get("roundTripP99").asLong() > 0, chat + ": " + streams.get(chat));
+    }
     String page = Files.readString(run.runFolder().resolve("rpc-report.html"));
     for (String name : perStream.keySet()) {
       assertTrue(page.contains("<tr data-stream=\"" + name + "\"><td class=\"n\">" + name + "</td><td class=\"streams\">"
           + streams.get(name).get("streams").asLong() + "</td>"), name + "'s row on the µs page");
+    }
+  }
+
+  @Test
+  void theStreamingShootoutRunsEachLevelOnBothFrameworksInOneCommand() throws Exception {
+    GatlingProcess.Result run = GatlingProcess.run("StreamShootout",
+        Map.of("duration", "2", "streams", "1,5", "messages", "50"), RESULTS.resolve("stream-shootout"),
+        Duration.ofMinutes(3));
+    assertEquals(0, run.exitCode(), run.output());
+    JsonNode streams = run.summary().get("streams");
+    for (String name : List.of("grpc chat 1 stream", "grpc chat 5 streams", "triple chat 1 stream",
+        "triple chat 5 streams")) {
+      JsonNode s = streams.get(name);
+      assertNotNull(s, name + " has no stream figures: " + streams);
+      long ok = GatlingProcess.simulationLogCounts(run.runFolder(), name)[0];
+      assertEquals(ok, s.get("streams").asLong(), name + ": streams vs Gatling's records");
+      assertEquals(ok * 50, s.get("roundTrips").asLong(), name + ": a round trip per message");
+      assertEquals(0, run.summary().get("requests").get(name).get("ko").asLong(), name);
     }
   }
 }

@@ -185,8 +185,27 @@ public final class DubboClient implements RpcClient {
       }
       throw e;
     }
+    if (triple) {
+      awaitConnected(reference);
+    }
     references.put(key, reference);
     return proxy;
+  }
+
+  /**
+   * Triple connects in the background and fails a call made before it is up ("upstream ... is
+   * unavailable"), where the dubbo protocol's check waits: wait for it here, up to the call timeout.
+   */
+  private void awaitConnected(ReferenceConfig<?> reference) {
+    long deadline = System.nanoTime() + settings.timeoutMillis() * 1_000_000L;
+    while (!reference.getInvoker().isAvailable() && System.nanoTime() < deadline) {
+      try {
+        Thread.sleep(5);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        return;
+      }
+    }
   }
 
   /** The run's invocation model: callback mode makes notifying references. */

@@ -3,6 +3,7 @@ package protocols.dubbo;
 import java.util.Objects;
 import protocols.rpc.RpcProtocolKey;
 import protocols.rpc.RpcRequest;
+import protocols.rpc.StreamTally;
 
 /**
  * {@code dubbo("name").service(OrderService.class).version("1.0.0").group("eu")}: an interface on the
@@ -55,6 +56,33 @@ public final class DubboService<S> {
   public <Req, Resp> RpcRequest<DubboClient, Req, Resp> call(DubboMethod.Blocking<S, Req, Resp> blocking,
                                                               DubboMethod.Async<S, Req, Resp> async) {
     return RpcRequest.of(key, name, new DubboMethod<>(this, blocking, async));
+  }
+
+  /** Triple: a server-streaming method, {@code .serverStream(MobileService::watch)}. */
+  public <Req, Resp> TripleStreamRequest<S, Req, Resp> serverStream(TripleStream.ServerStream<S, Req, Resp> method) {
+    return new TripleStreamRequest<>(name, triple(), StreamTally.Kind.SERVER, Objects.requireNonNull(method), null, 1,
+        false, 0);
+  }
+
+  /** Triple: a client-streaming method, {@code .clientStream(MobileService::upload)}. */
+  public <Req, Resp> TripleStreamRequest<S, Req, Resp> clientStream(TripleStream.Opening<S, Req, Resp> method) {
+    return new TripleStreamRequest<>(name, triple(), StreamTally.Kind.CLIENT, null, Objects.requireNonNull(method), 1,
+        false, 0);
+  }
+
+  /** Triple: a bidirectional method, {@code .bidiStream(MobileService::chat)}. */
+  public <Req, Resp> TripleStreamRequest<S, Req, Resp> bidiStream(TripleStream.Opening<S, Req, Resp> method) {
+    return new TripleStreamRequest<>(name, triple(), StreamTally.Kind.BIDI, null, Objects.requireNonNull(method), 1,
+        false, 0);
+  }
+
+  /** This service, if its requests go over Triple: streams are Triple's, the dubbo protocol has none. */
+  private DubboService<S> triple() {
+    if (key != TripleProtocol.KEY) {
+      throw new IllegalArgumentException(type.getSimpleName() + ": streams go over Triple, not the dubbo protocol:"
+          + " triple(\"" + name + "\").service(" + type.getSimpleName() + ".class)");
+    }
+    return this;
   }
 
   S proxy(DubboClient client) {

@@ -1,24 +1,25 @@
 package protocols.grpc;
 
 import io.gatling.core.session.Session;
+import com.google.protobuf.MessageLite;
 import io.grpc.ClientCall;
 import io.grpc.Metadata;
 import io.grpc.MethodDescriptor;
 import io.grpc.Status;
-import java.util.ArrayDeque;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
-import org.HdrHistogram.Histogram;
 import protocols.rpc.RpcMethod;
 import protocols.rpc.StreamResult;
+import protocols.rpc.StreamTally;
 
 /**
  * One streaming gRPC method, called as one exchange: a server stream sends its request and reads
  * every message; a client stream sends {@code messages} copies of its payload and reads the one reply;
  * a bidirectional stream sends them and reads one reply per message, timing each round trip (and,
- * {@code echoed}, checking each reply equals what was sent). Flow control both ways: it sends only while the transport is ready (a server that
- * stops reading stops this sender, not grows its buffers), and asks for the next message once it has
- * handled one. The stream's deadline is the request's, else the run's timeout. Immutable.
+ * {@code echoed}, checking each reply equals what was sent). Flow control both ways: it sends only while
+ * the transport is ready (a server that stops reading stops this sender, not grows its buffers) and, on
+ * a bidirectional stream, while its unanswered messages fit {@link StreamTally#WINDOW_BYTES}; it asks
+ * for the next message once it has handled one. The stream's deadline is the request's, else the run's timeout. Immutable.
  */
 final class GrpcStream<Req, Resp> implements RpcMethod<GrpcClient, Req, StreamResult> {
   private final MethodDescriptor<Req, Resp> method;
@@ -58,13 +59,6 @@ final class GrpcStream<Req, Resp> implements RpcMethod<GrpcClient, Req, StreamRe
     return headers == null ? this : new GrpcStream<>(method, messages, echoed, options, headers);
   }
 
-  /** A stream that ended OK but not as its kind promises (an echo that differs, a reply missing). */
-  static final class StreamBroken extends RuntimeException {
-    StreamBroken(String message) {
-      super(message, null, false, false);
-    }
-  }
-
   /** One stream: its listener, its sender. The transport runs the listener's methods one at a time. */
   private static final class Exchange<Req, Resp> extends ClientCall.Listener<Resp> {
     private final GrpcClient client;
@@ -73,47 +67,41 @@ final class GrpcStream<Req, Resp> implements RpcMethod<GrpcClient, Req, StreamRe
     private final int toSend;
     private final long deadlineMillis;
     private final Metadata headers;
-    private final boolean echoes;
-    private final boolean checked;
+    private final StreamTally tally;
     private final CompletableFuture<StreamResult> done = new CompletableFuture<>();
-    private final Histogram gaps = StreamResult.histogram();
-    private final Histogram roundTrips = StreamResult.histogram();
-    /** Send times of the messages not yet echoed: bounded by what flow control lets out. */
-    private final ArrayDeque<Long> inFlight = new ArrayDeque<>();
     private final MethodDescriptor<Req, Resp> method;
     private GrpcClient.StreamCall<Req, Resp> stream;
-    private long startNanos;
-    private long lastNanos;
-    private long firstMicros = -1;
-    private int sent;
-    private long received;
     private boolean halfClosed;
-    private String broken;
 
     Exchange(GrpcClient client, MethodDescriptor<Req, Resp> method, Req message, int toSend, boolean checked,
              long deadlineMillis, Metadata headers) {
-      this.checked = checked;
       this.client = client;
       this.type = method.getType();
       this.message = message;
       this.toSend = toSend;
       this.deadlineMillis = deadlineMillis;
       this.headers = headers;
-      this.echoes = type == MethodDescriptor.MethodType.BIDI_STREAMING;
       this.method = method;
+      this.tally = new StreamTally(switch (type) {
+        case SERVER_STREAMING -> StreamTally.Kind.SERVER;
+        case CLIENT_STREAMING -> StreamTally.Kind.CLIENT;
+        default -> StreamTally.Kind.BIDI;
+      }, method.getBareMethodName(), message, message instanceof MessageLite m ? m.getSerializedSize() : 0, checked);
     }
 
     CompletableFuture<StreamResult> start() {
       try {
         stream = client.newStreamCall(method, deadlineMillis);
-        startNanos = System.nanoTime();
+        tally.started();
         stream.call().start(this, headers == null ? new Metadata() : headers);
         // One message asked for at a time: the next once this one is handled (a client stream's one reply, and a spare).
         stream.call().request(type == MethodDescriptor.MethodType.CLIENT_STREAMING ? 2 : 1);
         if (type == MethodDescriptor.MethodType.SERVER_STREAMING) {
           // grpc-java calls no onReady on a call whose client sends one message: send it now, as a unary call does.
-          sent = 1;
-          halfClosed = true;
+          synchronized (this) {
+            tally.sending();
+            halfClosed = true;
+          }
           stream.call().sendMessage(message);
           stream.call().halfClose();
         } else {
@@ -136,14 +124,11 @@ final class GrpcStream<Req, Resp> implements RpcMethod<GrpcClient, Req, StreamRe
     /** Sends while the transport takes more; half-closes after the last. */
     private synchronized void pump() {
       ClientCall<Req, Resp> call = stream.call();
-      while (sent < toSend && call.isReady() && broken == null) {
-        if (echoes) {
-          inFlight.add(System.nanoTime());
-        }
+      while (tally.sent() < toSend && call.isReady() && tally.mayPipeline() && tally.broken() == null) {
+        tally.sending();
         call.sendMessage(message);
-        sent++;
       }
-      if (sent == toSend && !halfClosed) {
+      if (tally.sent() == toSend && !halfClosed) {
         halfClosed = true;
         call.halfClose();
       }
@@ -151,46 +136,26 @@ final class GrpcStream<Req, Resp> implements RpcMethod<GrpcClient, Req, StreamRe
 
     @Override
     public synchronized void onMessage(Resp reply) {
-      long now = System.nanoTime();
-      received++;
-      if (firstMicros < 0) {
-        firstMicros = (now - startNanos) / 1_000;
-      } else {
-        gaps.recordValue(Math.max(0, (now - lastNanos) / 1_000));
-      }
-      lastNanos = now;
-      if (echoes) {
-        Long sentAt = inFlight.poll();
-        if (sentAt != null) {
-          roundTrips.recordValue(Math.max(0, (now - sentAt) / 1_000));
-        }
-        if (checked && broken == null && !message.equals(reply)) {
-          broken = method.getBareMethodName() + ": echo " + received + " differs from the message sent";
-          stream.call().cancel(broken, null);
-          return;
-        }
+      if (!tally.received(reply)) {
+        stream.call().cancel(tally.broken(), null);
+        return;
       }
       if (type != MethodDescriptor.MethodType.CLIENT_STREAMING) {
         stream.call().request(1);
+      }
+      if (type == MethodDescriptor.MethodType.BIDI_STREAMING) {
+        pump(); // a reply frees a place in the window
       }
     }
 
     @Override
     public synchronized void onClose(Status status, Metadata trailers) {
-      if (broken != null) {
-        done.completeExceptionally(new StreamBroken(broken));
-      } else if (!status.isOk()) {
-        Throwable e = status.asRuntimeException(trailers);
-        client.reconnectSoon(stream.channel(), e);
-        done.completeExceptionally(e);
-      } else if (type == MethodDescriptor.MethodType.CLIENT_STREAMING && received != 1) {
-        done.completeExceptionally(new StreamBroken(method.getBareMethodName() + ": " + received + " replies to a client stream"));
-      } else if (echoes && received != sent) {
-        done.completeExceptionally(new StreamBroken(method.getBareMethodName() + ": " + received + " replies to " + sent
-            + " messages"));
-      } else {
-        done.complete(new StreamResult(sent, received, firstMicros, gaps, roundTrips));
+      Throwable error = null;
+      if (!status.isOk() && tally.broken() == null) {
+        error = status.asRuntimeException(trailers);
+        client.reconnectSoon(stream.channel(), error);
       }
+      tally.ended(error, done);
     }
   }
 }

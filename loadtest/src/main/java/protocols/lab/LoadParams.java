@@ -59,6 +59,12 @@ public final class LoadParams {
         + " counts from 1 to 10000, e.g. 1,5,20,50,100", "level");
   }
 
+  /** {@code -D<name>=1,10,100}: distinct whole numbers from 1 to {@code max}, each a level of what {@code each} names. */
+  public List<Integer> levelList(String name, String defaultValue, int max, String each) {
+    return distinctList(name, raw(name).orElse(defaultValue), max, "a comma-separated list of " + each + " counts from 1"
+        + " to " + max + ", e.g. " + defaultValue, each + " count");
+  }
+
   /** {@code -D<name>}: distinct whole numbers from 1 to {@code max}; {@code expected} says what else is wrong. */
   private static List<Integer> distinctList(String name, String v, int max, String expected, String each) {
     List<Integer> out = new ArrayList<>();

@@ -27,7 +27,7 @@ public final class Parameters {
     SHOOTOUT("RpcShootout and RpcNightly"),
     NIGHTLY("RpcNightly"),
     DEMO("OwnServiceDemo"),
-    STREAMS("StreamingDemo"),
+    STREAMS("StreamingDemo and StreamShootout"),
     MERGE("the merge command");
 
     private final String label;
@@ -76,7 +76,7 @@ public final class Parameters {
       new Param("orderNameChars", "unset", RUNS),
       new Param("maxMessageBytes", "unset", CLIENTS),
       new Param("serverDelayUs", "unset", CLIENTS),
-      new Param("frameworks", "all", EnumSet.of(Use.SHOOTOUT, Use.DEMO)),
+      new Param("frameworks", "all", EnumSet.of(Use.SHOOTOUT, Use.DEMO, Use.STREAMS)),
       new Param("plain", "false", EnumSet.of(Use.SHOOTOUT)),
       new Param("discovery", "unset", EnumSet.of(Use.SHOOTOUT)),
       new Param("history", "nightly-history.jsonl", EnumSet.of(Use.NIGHTLY)),

@@ -1,6 +1,7 @@
 package protocols.rpc;
 
 import org.HdrHistogram.Histogram;
+import org.HdrHistogram.PackedHistogram;
 
 /**
  * What one stream did, as its call's reply: messages sent and received, the time to its first
@@ -25,9 +26,12 @@ public final class StreamResult {
     this.roundTripsMicros = roundTripsMicros;
   }
 
-  /** An auto-resizing histogram of µs at 3 significant digits, small until it is used. */
+  /**
+   * A histogram of µs at 3 significant digits, packed: its memory follows the buckets it uses. A plain
+   * one holds about 100 KB per stream once it records seconds: 1,000 open chats took 480 MB of heap.
+   */
   public static Histogram histogram() {
-    return new Histogram(3);
+    return new PackedHistogram(3);
   }
 
   /** Messages the client sent on the stream (1 for a server stream: its request). */

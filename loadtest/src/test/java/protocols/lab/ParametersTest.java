@@ -34,7 +34,7 @@ class ParametersTest {
   @Test
   void aNameTheRunDoesNotTakeOrTheLabDoesNotKnowIsOneLineAndIgnored() {
     assertEquals(List.of("-Dframeworks is not a parameter of DubboEcho (it is one of RpcShootout and RpcNightly,"
-        + " OwnServiceDemo): ignored"), Parameters.check(List.of("frameworks", "levels"), DUBBO_ECHO));
+        + " OwnServiceDemo, StreamingDemo and StreamShootout): ignored"), Parameters.check(List.of("frameworks", "levels"), DUBBO_ECHO));
     assertEquals(List.of("-Ddatacenter is not a parameter of this lab (docs/parameters.md): ignored",
         "-Dtenant is not a parameter of this lab (docs/parameters.md): ignored"),
         Parameters.check(List.of("tenant", "datacenter"), DUBBO_ECHO));

@@ -13,6 +13,8 @@ import contract.dubbo.TripleHost;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import org.apache.dubbo.common.stream.StreamObserver;
+import org.apache.dubbo.remoting.http12.h2.Http2CancelableStreamObserver;
+import org.apache.dubbo.rpc.CancellationContext;
 import org.apache.dubbo.config.ApplicationConfig;
 import org.apache.dubbo.config.ProtocolConfig;
 import org.apache.dubbo.config.RegistryConfig;
@@ -117,7 +119,12 @@ public final class TripleEchoServer {
         reply.onError(new IllegalArgumentException(bad));
         return;
       }
+      // No readiness signal to wait for; at least stop when the client cancels (a timeout, a reset).
+      CancellationContext cancelled = reply instanceof Http2CancelableStreamObserver<?> c ? c.getCancellationContext() : null;
       for (int i = 0; i < request.getCount(); i++) {
+        if ((i & 1023) == 0 && cancelled != null && cancelled.isCancelled()) {
+          return;
+        }
         reply.onNext(SampleOrder.make(GrpcOrder::of, i, SampleOrder.NAME));
       }
       reply.onCompleted();

@@ -1,0 +1,201 @@
+package protocols.dubbo;
+
+import com.google.protobuf.MessageLite;
+import java.util.concurrent.CancellationException;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.TimeUnit;
+import org.apache.dubbo.common.stream.StreamObserver;
+import org.apache.dubbo.rpc.StatusRpcException;
+import org.apache.dubbo.rpc.TriRpcStatus;
+import org.apache.dubbo.rpc.protocol.tri.CancelableStreamObserver;
+import org.apache.dubbo.rpc.protocol.tri.observer.ClientCallToObserverAdapter;
+import protocols.rpc.RpcMethod;
+import protocols.rpc.StreamResult;
+import protocols.rpc.StreamTally;
+
+/**
+ * A streaming method of a generated Triple interface, called as one exchange, as {@code GrpcStream}
+ * calls grpc-java's: a server stream sends its request and reads every message; a client stream sends
+ * {@code messages} copies of its payload and reads the one reply; a bidirectional stream sends them
+ * and reads one reply per message, timing each round trip. Dubbo's client asks for one message at a
+ * time, as it handles them. Its request observer has no readiness signal: a bidirectional stream sends
+ * while its unanswered messages fit {@link StreamTally#WINDOW_BYTES}, a client stream all its
+ * messages at once (Dubbo buffers them). Dubbo sets no deadline on a stream: its {@code deadline},
+ * else the core's timeout, cancels it. Immutable.
+ */
+final class TripleStream<S, Req, Resp> implements RpcMethod<DubboClient, Req, StreamResult> {
+  private final DubboService<S> service;
+  private final String name;
+  private final StreamTally.Kind kind;
+  private final ServerStream<S, Req, Resp> serverStream;
+  private final Opening<S, Req, Resp> opening;
+  private final int messages;
+  private final boolean echoed;
+  /** The whole stream's deadline, or 0 for the run's timeout (the core's). */
+  private final long deadlineMillis;
+  private final S proxy;
+
+  TripleStream(DubboService<S> service, String name, StreamTally.Kind kind, ServerStream<S, Req, Resp> serverStream,
+               Opening<S, Req, Resp> opening, int messages, boolean echoed, long deadlineMillis, S proxy) {
+    this.service = service;
+    this.name = name;
+    this.kind = kind;
+    this.serverStream = serverStream;
+    this.opening = opening;
+    this.messages = messages;
+    this.echoed = echoed;
+    this.deadlineMillis = deadlineMillis;
+    this.proxy = proxy;
+  }
+
+  @Override
+  public RpcMethod<DubboClient, Req, StreamResult> prepare(DubboClient client) {
+    return new TripleStream<>(service, name, kind, serverStream, opening, messages, echoed, deadlineMillis,
+        service.proxy(client));
+  }
+
+  @Override
+  public boolean enforcesTimeout() {
+    return deadlineMillis > 0; // its own deadline; else the core's timer, at the run's timeout
+  }
+
+  @Override
+  public long deadlineMillis() {
+    return deadlineMillis;
+  }
+
+  @Override
+  public CompletionStage<StreamResult> callAsync(DubboClient client, Req request) {
+    return new Exchange<>(this, request).start();
+  }
+
+  /** A server-streaming method of the interface, e.g. {@code MobileService::watch}. */
+  @FunctionalInterface
+  public interface ServerStream<S, Req, Resp> {
+    void call(S service, Req request, StreamObserver<Resp> replies);
+  }
+
+  /** A client-streaming or bidirectional method, e.g. {@code MobileService::chat}: it returns the sender. */
+  @FunctionalInterface
+  public interface Opening<S, Req, Resp> {
+    StreamObserver<Req> open(S service, StreamObserver<Resp> replies);
+  }
+
+  /** One stream: Dubbo calls this observer with its replies, one at a time. */
+  private static final class Exchange<S, Req, Resp> extends CancelableStreamObserver<Resp> {
+    private final TripleStream<S, Req, Resp> stream;
+    private final Req message;
+    private final StreamTally tally;
+    private final CompletableFuture<StreamResult> done = new CompletableFuture<>();
+    private ClientCallToObserverAdapter<Resp> call;
+    private StreamObserver<Req> sender;
+    private boolean halfClosed;
+    private boolean ended;
+
+    Exchange(TripleStream<S, Req, Resp> stream, Req message) {
+      this.stream = stream;
+      this.message = message;
+      this.tally = new StreamTally(stream.kind, stream.name, message,
+          message instanceof MessageLite m ? m.getSerializedSize() : 0, stream.echoed);
+    }
+
+    synchronized CompletableFuture<StreamResult> start() {
+      try {
+        tally.started();
+        if (stream.kind == StreamTally.Kind.SERVER) {
+          tally.sending();
+          stream.serverStream.call(stream.proxy, message, this);
+        } else {
+          sender = stream.opening.open(stream.proxy, this);
+          pump();
+        }
+      } catch (RuntimeException | Error e) {
+        abort(e);
+        end(e);
+      }
+      if (stream.deadlineMillis > 0) {
+        // orTimeout drops its timer when the stream ends first: nothing waits 30 s per finished stream.
+        CompletableFuture<Void> deadline = new CompletableFuture<>();
+        deadline.orTimeout(stream.deadlineMillis, TimeUnit.MILLISECONDS).whenComplete((v, late) -> {
+          if (late != null) {
+            done.completeExceptionally(new StatusRpcException(TriRpcStatus.DEADLINE_EXCEEDED.withDescription(
+                "the stream's deadline of " + stream.deadlineMillis + " ms")));
+          }
+        });
+        done.whenComplete((r, e) -> deadline.complete(null));
+      }
+      // A deadline, or the core's timeout cancelling the future: cancel the stream, so the server stops too.
+      done.whenComplete((r, e) -> {
+        if (e instanceof CancellationException || e instanceof StatusRpcException) {
+          stopUnlessEnded(e);
+        }
+      });
+      return done;
+    }
+
+    @Override
+    public void beforeStart(ClientCallToObserverAdapter<Resp> adapter) {
+      call = adapter;
+    }
+
+    /** Sends while the window has room; half-closes after the last. */
+    private synchronized void pump() {
+      while (tally.sent() < stream.messages && tally.mayPipeline() && tally.broken() == null && !ended) {
+        tally.sending();
+        sender.onNext(message);
+      }
+      if (tally.sent() == stream.messages && !halfClosed && !ended) {
+        halfClosed = true;
+        sender.onCompleted();
+      }
+    }
+
+    @Override
+    public synchronized void onNext(Resp reply) {
+      if (ended) {
+        return;
+      }
+      if (!tally.received(reply)) {
+        abort(new IllegalStateException(tally.broken()));
+        end(null);
+        return;
+      }
+      if (stream.kind == StreamTally.Kind.BIDI) {
+        pump(); // a reply frees a place in the window
+      }
+    }
+
+    @Override
+    public synchronized void onError(Throwable error) {
+      end(error);
+    }
+
+    @Override
+    public synchronized void onCompleted() {
+      end(null);
+    }
+
+    private void end(Throwable error) {
+      if (!ended) {
+        ended = true;
+        tally.ended(error, done);
+      }
+    }
+
+    /** The future was completed from outside (a deadline, a timeout): the stream stops here. */
+    private synchronized void stopUnlessEnded(Throwable why) {
+      if (!ended) {
+        ended = true;
+        abort(why);
+      }
+    }
+
+    private void abort(Throwable why) {
+      ClientCallToObserverAdapter<Resp> c = call;
+      if (c != null) {
+        c.cancel(why);
+      }
+    }
+  }
+}

@@ -1,0 +1,59 @@
+package simulations;
+
+import static io.gatling.javaapi.core.CoreDsl.atOnceUsers;
+import static io.gatling.javaapi.core.CoreDsl.during;
+import static io.gatling.javaapi.core.CoreDsl.global;
+import static io.gatling.javaapi.core.CoreDsl.scenario;
+
+import io.gatling.javaapi.core.PopulationBuilder;
+import io.gatling.javaapi.core.Simulation;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import protocols.frameworks.Frameworks;
+import protocols.lab.EchoRun;
+import protocols.lab.LabRun;
+import protocols.lab.LoadParams;
+import protocols.lab.Parameters;
+import protocols.lab.RpcFramework;
+import protocols.load.Populations;
+import protocols.rpc.InvocationMode;
+
+/**
+ * The streaming shootout: {@code chat} streams (each order echoed, each round trip timed) at
+ * {@code -Dstreams=1,10,100,1000} concurrent streams, each level for {@code -Dduration} seconds, every
+ * framework with streams in turn ({@code -Dframeworks=grpc,triple}), each stream {@code -Dmessages}
+ * orders (default 100). Requests are named {@code <framework> chat <n> streams}: the µs summary's
+ * Streams table puts their messages/s and round-trip percentiles side by side.
+ */
+public class StreamShootout extends Simulation {
+  private final List<EchoRun> runs = new ArrayList<>();
+
+  {
+    LoadParams given = LoadParams.fromSystemProperties();
+    List<RpcFramework<?, ?>> running = StreamingDemo.streamingFrameworks(given);
+    LoadParams params = EchoRun.orExit(() -> given.checkNames(Frameworks.run("StreamShootout",
+        Set.of(Parameters.Use.STREAMS), running, true)).validate().singleInjector("StreamShootout"));
+    List<Integer> levels = EchoRun.orExit(() -> params.levelList("streams", "1,10,100,1000", 10_000, "stream"));
+    int messages = EchoRun.orExit(() -> params.intParam("messages", 100, 1, 1_000_000));
+    LabRun lab = new LabRun(params);
+    List<PopulationBuilder> steps = new ArrayList<>();
+    for (RpcFramework<?, ?> framework : running) {
+      EchoRun run = EchoRun.start(framework, params, Parameters.TARGET_PREFIX + framework.name(), lab);
+      runs.add(run);
+      for (int streams : levels) {
+        String name = framework.name() + " chat " + streams + (streams == 1 ? " stream" : " streams");
+        steps.add(scenario(name)
+            .exec(during(params.duration()).on(StreamingDemo.STREAMING.get(framework).chat(name, messages)))
+            .injectOpen(atOnceUsers(streams))
+            .protocols(run.protocol(InvocationMode.ASYNC), lab.protocol()));
+      }
+    }
+    setUp(Populations.sequence(steps)).assertions(global().failedRequests().percent().lte(params.maxKoPercent()));
+  }
+
+  @Override
+  public void after() {
+    runs.forEach(EchoRun::stop);
+  }
+}
