@@ -16,6 +16,7 @@ import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
+import protocols.frameworks.Frameworks;
 
 /**
  * Every framework's server killed and restarted mid-level, in one shootout: each client works again
@@ -25,7 +26,7 @@ import org.junit.jupiter.api.Test;
  */
 class FaultsIT {
   private static final Path RESULTS = Paths.get("target", "it-results", "faults");
-  private static final List<String> FRAMEWORKS = List.of("dubbo", "thrift", "grpc", "ice", "netty");
+  private static final List<String> FRAMEWORKS = Frameworks.names();
 
   @Test
   void everyClientRecoversFromAServerKilledAndRestartedMidLevel() throws Exception {
