@@ -225,19 +225,18 @@ public final class DubboClient implements RpcClient {
 
   @Override
   public String sizeLimit(Throwable error, Object request) {
-    if (triple) {
-      // Triple's server refuses to send a reply over its limit and says only this; its HTTP/2 side limits
-      // no request, nor does its client. The limit named is this client's, which the lab's server shares.
-      for (Throwable t = error; t != null; t = t.getCause() == t ? null : t.getCause()) {
-        if (String.valueOf(t.getMessage()).contains("Response Entity Too Large")) {
+    for (Throwable t = error; t != null; t = t.getCause() == t ? null : t.getCause()) {
+      String message = String.valueOf(t.getMessage());
+      if (triple) {
+        // Triple's server refuses to send a reply over its limit and says only this; its HTTP/2 side limits
+        // no request, nor does its client. The limit named is this client's, which the lab's server shares.
+        if (message.contains("Response Entity Too Large")) {
           return SizeLimit.message("triple", "reply", -1, maxPayload, "--max-message");
         }
+        continue;
       }
-      return null;
-    }
-    // Dubbo's codec, on either side: "Data length too large: 10000136, max payload: 8388608, channel: ..."
-    for (Throwable t = error; t != null; t = t.getCause() == t ? null : t.getCause()) {
-      Matcher m = TOO_LARGE.matcher(String.valueOf(t.getMessage()));
+      // Dubbo's codec, on either side: "Data length too large: 10000136, max payload: 8388608, channel: ..."
+      Matcher m = TOO_LARGE.matcher(message);
       if (m.find()) {
         return SizeLimit.message("dubbo", "message", Long.parseLong(m.group(1)), Long.parseLong(m.group(2)),
             "--payload");

@@ -60,20 +60,17 @@ public final class DubboService<S> {
 
   /** Triple: a server-streaming method, {@code .serverStream(MobileService::watch)}. */
   public <Req, Resp> TripleStreamRequest<S, Req, Resp> serverStream(TripleStream.ServerStream<S, Req, Resp> method) {
-    return new TripleStreamRequest<>(name, triple(), StreamTally.Kind.SERVER, Objects.requireNonNull(method), null, 1,
-        false, 0);
+    return TripleStreamRequest.of(name, triple(), StreamTally.Kind.SERVER, Objects.requireNonNull(method), null);
   }
 
   /** Triple: a client-streaming method, {@code .clientStream(MobileService::upload)}. */
   public <Req, Resp> TripleStreamRequest<S, Req, Resp> clientStream(TripleStream.Opening<S, Req, Resp> method) {
-    return new TripleStreamRequest<>(name, triple(), StreamTally.Kind.CLIENT, null, Objects.requireNonNull(method), 1,
-        false, 0);
+    return TripleStreamRequest.of(name, triple(), StreamTally.Kind.CLIENT, null, Objects.requireNonNull(method));
   }
 
   /** Triple: a bidirectional method, {@code .bidiStream(MobileService::chat)}. */
   public <Req, Resp> TripleStreamRequest<S, Req, Resp> bidiStream(TripleStream.Opening<S, Req, Resp> method) {
-    return new TripleStreamRequest<>(name, triple(), StreamTally.Kind.BIDI, null, Objects.requireNonNull(method), 1,
-        false, 0);
+    return TripleStreamRequest.of(name, triple(), StreamTally.Kind.BIDI, null, Objects.requireNonNull(method));
   }
 
   /** This service, if its requests go over Triple: streams are Triple's, the dubbo protocol has none. */

@@ -1,6 +1,7 @@
 package protocols.dubbo;
 
 import java.util.Map;
+import org.apache.dubbo.config.nested.TripleConfig;
 import protocols.rpc.RpcProtocol;
 import protocols.rpc.RpcProtocolKey;
 import protocols.rpc.RpcSettings;
@@ -14,7 +15,7 @@ public final class TripleProtocol extends RpcProtocol<TripleProtocol, DubboClien
   public static final RpcProtocolKey<TripleProtocol> KEY = new RpcProtocolKey<>(TripleProtocol.class);
 
   /** Triple's own default largest message body, also the Triple echo server's --max-message default. */
-  static final int DEFAULT_MAX_BODY = 8 * 1024 * 1024;
+  static final int DEFAULT_MAX_BODY = TripleConfig.DEFAULT_MAX_RESPONSE_BODY_SIZE;
 
   TripleProtocol(RpcSettings settings) {
     super(settings, new Spec<>(KEY, "triple", DEFAULT_MAX_BODY, TripleProtocol::new,

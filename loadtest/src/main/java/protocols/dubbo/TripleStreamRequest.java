@@ -20,9 +20,10 @@ public final class TripleStreamRequest<S, Req, Resp> extends RpcRequest<DubboCli
   private final boolean echoed;
   private final long deadlineMillis;
 
-  TripleStreamRequest(String name, DubboService<S> service, StreamTally.Kind kind,
-                      TripleStream.ServerStream<S, Req, Resp> serverStream, TripleStream.Opening<S, Req, Resp> opening,
-                      int messages, boolean echoed, long deadlineMillis) {
+  private TripleStreamRequest(String name, DubboService<S> service, StreamTally.Kind kind,
+                              TripleStream.ServerStream<S, Req, Resp> serverStream,
+                              TripleStream.Opening<S, Req, Resp> opening, int messages, boolean echoed,
+                              long deadlineMillis) {
     super(TripleProtocol.KEY, name);
     this.service = service;
     this.kind = kind;
@@ -31,6 +32,13 @@ public final class TripleStreamRequest<S, Req, Resp> extends RpcRequest<DubboCli
     this.messages = messages;
     this.echoed = echoed;
     this.deadlineMillis = deadlineMillis;
+  }
+
+  /** A stream of {@code kind}: a server stream's method, or the opening of a client or bidirectional one. */
+  static <S, Req, Resp> TripleStreamRequest<S, Req, Resp> of(String name, DubboService<S> service,
+      StreamTally.Kind kind, TripleStream.ServerStream<S, Req, Resp> serverStream,
+      TripleStream.Opening<S, Req, Resp> opening) {
+    return new TripleStreamRequest<>(name, service, kind, serverStream, opening, 1, false, 0);
   }
 
   /**
@@ -65,7 +73,6 @@ public final class TripleStreamRequest<S, Req, Resp> extends RpcRequest<DubboCli
 
   @Override
   protected RpcMethod<DubboClient, Req, StreamResult> method() {
-    return new TripleStream<>(service, name(), kind, serverStream, opening, kind == StreamTally.Kind.SERVER ? 1 : messages,
-        echoed, deadlineMillis, null);
+    return new TripleStream<>(service, name(), kind, serverStream, opening, messages, echoed, deadlineMillis, null);
   }
 }

@@ -37,7 +37,7 @@ public final class TripleEchoServer {
 
   public static final int DEFAULT_PORT = 50052;
   /** Triple's own default largest message body. */
-  public static final int DEFAULT_MAX_MESSAGE = 8 * 1024 * 1024;
+  public static final int DEFAULT_MAX_MESSAGE = TripleConfig.DEFAULT_MAX_RESPONSE_BODY_SIZE;
 
   public static void main(String[] args) {
     Map<String, String> defaults = EchoServerMain.commonDefaults(DEFAULT_PORT);
