@@ -127,6 +127,13 @@ public class OwnServiceDemo extends Simulation {
               .send("{\"count\": #{count}}")
               .check(response((com.google.protobuf.DynamicMessage m) -> m.getRepeatedFieldCount(
                   m.getDescriptorForType().findFieldByName("orders"))).is(count)))
+          // a stream without generated code: each JSON order echoed, its schema from reflection
+          .exec(grpc("grpc Chat, reflection" + tag).bidiStream("rpcloadlab.MobileService/Chat")
+              .fromReflection()
+              .messages(count)
+              .echoed()
+              .send("{\"orderId\": #{count}, \"name\": \"#{user}\"}")
+              .check(response(protocols.rpc.StreamResult::received).is((long) count)))
           .exec(grpc("grpc ListOrders bad count" + tag).unary(MobileServiceGrpc.getListOrdersMethod())
               .send(session -> ListRequest.newBuilder().setCount(-1).build())
               .check(statusCode(Status.Code.INVALID_ARGUMENT)));

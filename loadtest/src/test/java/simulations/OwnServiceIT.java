@@ -30,7 +30,7 @@ class OwnServiceIT {
       "dubbo listOrders", "dubbo generic listOrders", "dubbo listOrders bad count",
       "thrift listOrders", "thrift listOrders bad count",
       "grpc ListOrders", "grpc Hello, chained", "grpc ListOrders, descriptor set", "grpc ListOrders, reflection",
-      "grpc ListOrders bad count",
+      "grpc Chat, reflection", "grpc ListOrders bad count",
       "ice listOrders", "ice dynamic listOrders", "ice listOrders bad count");
 
   @Test

@@ -23,8 +23,10 @@ import protocols.rpc.InvocationMode;
  * The streaming shootout: {@code chat} streams (each order echoed, each round trip timed) at
  * {@code -Dstreams=1,10,100,1000} concurrent streams, each level for {@code -Dduration} seconds, every
  * framework with streams in turn ({@code -Dframeworks=grpc,triple}), each stream {@code -Dmessages}
- * orders (default 100). Requests are named {@code <framework> chat <n> streams}: the µs summary's
- * Streams table puts their messages/s and round-trip percentiles side by side.
+ * orders (default 100), sent as fast as the window allows or at {@code -DmessageRate} per stream (round
+ * trips then count from each message's due time). Requests are named {@code <framework> chat <n> streams}
+ * (and {@code at <r> msg/s}): the µs summary's Streams table puts their messages/s and round-trip
+ * percentiles side by side.
  */
 public class StreamShootout extends Simulation {
   private final List<EchoRun> runs = new ArrayList<>();
@@ -36,15 +38,17 @@ public class StreamShootout extends Simulation {
         Set.of(Parameters.Use.STREAMS), running, true)).validate().singleInjector("StreamShootout"));
     List<Integer> levels = EchoRun.orExit(() -> params.levelList("streams", "1,10,100,1000", 10_000, "stream"));
     int messages = EchoRun.orExit(() -> params.intParam("messages", 100, 1, 1_000_000));
+    int perSecond = StreamingDemo.messageRate(params);
     LabRun lab = new LabRun(params);
     List<PopulationBuilder> steps = new ArrayList<>();
     for (RpcFramework<?, ?> framework : running) {
       EchoRun run = EchoRun.start(framework, params, Parameters.TARGET_PREFIX + framework.name(), lab);
       runs.add(run);
       for (int streams : levels) {
-        String name = framework.name() + " chat " + streams + (streams == 1 ? " stream" : " streams");
+        String name = framework.name() + " chat " + streams + (streams == 1 ? " stream" : " streams")
+            + (perSecond > 0 ? " at " + perSecond + " msg/s" : "");
         steps.add(scenario(name)
-            .exec(during(params.duration()).on(StreamingDemo.STREAMING.get(framework).chat(name, messages)))
+            .exec(during(params.duration()).on(StreamingDemo.STREAMING.get(framework).chat(name, messages, perSecond)))
             .injectOpen(atOnceUsers(streams))
             .protocols(run.protocol(InvocationMode.ASYNC), lab.protocol()));
       }

@@ -10,6 +10,8 @@ import static protocols.rpc.RpcChecks.response;
 
 import contract.grpc.MobileService;
 import contract.grpc.MobileServiceGrpc;
+import contract.grpc.Order;
+import contract.grpc.UploadSummary;
 import contract.grpc.WatchRequest;
 import io.gatling.javaapi.core.ChainBuilder;
 import io.gatling.javaapi.core.PopulationBuilder;
@@ -19,9 +21,11 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import protocols.dubbo.TripleStreamRequest;
 import protocols.dubbo.lab.TripleFramework;
 import protocols.frameworks.Frameworks;
 import protocols.grpc.GrpcDsl;
+import protocols.grpc.GrpcStreamRequest;
 import protocols.grpc.lab.GrpcFramework;
 import protocols.lab.EchoRun;
 import protocols.lab.LabRun;
@@ -47,9 +51,10 @@ public class StreamingDemo extends Simulation {
   interface Streams {
     ChainBuilder watch(String name, int messages);
 
-    ChainBuilder upload(String name, int messages);
+    /** {@code perSecond}: each stream's message rate, 0 for as fast as flow control allows. */
+    ChainBuilder upload(String name, int messages, int perSecond);
 
-    ChainBuilder chat(String name, int messages);
+    ChainBuilder chat(String name, int messages, int perSecond);
   }
 
   /** The frameworks with streams. */
@@ -64,19 +69,21 @@ public class StreamingDemo extends Simulation {
         }
 
         @Override
-        public ChainBuilder upload(String name, int messages) {
-          return ChainBuilder.EMPTY.exec(grpc(name).clientStream(MobileServiceGrpc.getUploadMethod())
-              .messages(messages)
+        public ChainBuilder upload(String name, int messages, int perSecond) {
+          GrpcStreamRequest<Order, UploadSummary> upload = grpc(name).clientStream(MobileServiceGrpc.getUploadMethod())
+              .messages(messages);
+          return ChainBuilder.EMPTY.exec((perSecond > 0 ? upload.perSecond(perSecond) : upload)
               .deadline(STREAM_DEADLINE)
               .send(session -> GrpcDsl.order(1))
               .check(response(StreamResult::sent).is((long) messages)));
         }
 
         @Override
-        public ChainBuilder chat(String name, int messages) {
-          return ChainBuilder.EMPTY.exec(grpc(name).bidiStream(MobileServiceGrpc.getChatMethod())
+        public ChainBuilder chat(String name, int messages, int perSecond) {
+          GrpcStreamRequest<Order, Order> chat = grpc(name).bidiStream(MobileServiceGrpc.getChatMethod())
               .messages(messages)
-              .echoed()
+              .echoed();
+          return ChainBuilder.EMPTY.exec((perSecond > 0 ? chat.perSecond(perSecond) : chat)
               .deadline(STREAM_DEADLINE)
               .send(session -> GrpcDsl.order(1))
               .check(response(StreamResult::received).is((long) messages)));
@@ -92,19 +99,20 @@ public class StreamingDemo extends Simulation {
         }
 
         @Override
-        public ChainBuilder upload(String name, int messages) {
-          return ChainBuilder.EMPTY.exec(triple(name).service(MobileService.class).clientStream(MobileService::upload)
-              .messages(messages)
+        public ChainBuilder upload(String name, int messages, int perSecond) {
+          TripleStreamRequest<MobileService, Order, UploadSummary> upload = triple(name).service(MobileService.class)
+              .clientStream(MobileService::upload).messages(messages);
+          return ChainBuilder.EMPTY.exec((perSecond > 0 ? upload.perSecond(perSecond) : upload)
               .deadline(STREAM_DEADLINE)
               .send(session -> GrpcDsl.order(1))
               .check(response(StreamResult::sent).is((long) messages)));
         }
 
         @Override
-        public ChainBuilder chat(String name, int messages) {
-          return ChainBuilder.EMPTY.exec(triple(name).service(MobileService.class).bidiStream(MobileService::chat)
-              .messages(messages)
-              .echoed()
+        public ChainBuilder chat(String name, int messages, int perSecond) {
+          TripleStreamRequest<MobileService, Order, Order> chat = triple(name).service(MobileService.class)
+              .bidiStream(MobileService::chat).messages(messages).echoed();
+          return ChainBuilder.EMPTY.exec((perSecond > 0 ? chat.perSecond(perSecond) : chat)
               .deadline(STREAM_DEADLINE)
               .send(session -> GrpcDsl.order(1))
               .check(response(StreamResult::received).is((long) messages)));
@@ -120,6 +128,7 @@ public class StreamingDemo extends Simulation {
         Set.of(Parameters.Use.STREAMS), running, true)).validate().singleInjector("StreamingDemo"));
     int streams = EchoRun.orExit(() -> params.intParam("streams", 10, 1, 10_000));
     int messages = EchoRun.orExit(() -> params.intParam("messages", 1_000, 1, contract.SampleOrder.MAX_WATCH));
+    int perSecond = messageRate(params);
     LabRun lab = new LabRun(params);
     List<PopulationBuilder> steps = new ArrayList<>();
     for (RpcFramework<?, ?> framework : running) {
@@ -128,7 +137,7 @@ public class StreamingDemo extends Simulation {
       Streams kinds = STREAMING.get(framework);
       String name = framework.name();
       for (ChainBuilder stream : List.of(kinds.watch(name + " watch", messages),
-          kinds.upload(name + " upload", messages), kinds.chat(name + " chat", messages))) {
+          kinds.upload(name + " upload", messages, perSecond), kinds.chat(name + " chat", messages, perSecond))) {
         steps.add(scenario(name + " " + steps.size())
             .exec(during(params.duration()).on(stream))
             .injectOpen(atOnceUsers(streams))
@@ -136,6 +145,11 @@ public class StreamingDemo extends Simulation {
       }
     }
     setUp(Populations.sequence(steps)).assertions(global().failedRequests().percent().lte(params.maxKoPercent()));
+  }
+
+  /** {@code -DmessageRate}: each client or bidirectional stream's messages per second; 0 (unset) unpaced. */
+  static int messageRate(LoadParams params) {
+    return EchoRun.orExit(() -> params.intParam("messageRate", 0, 1, 1_000_000));
   }
 
   /** {@code -Dframeworks}, default {@code grpc,triple}: only frameworks with streams. */

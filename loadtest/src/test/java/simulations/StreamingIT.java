@@ -63,19 +63,22 @@ class StreamingIT {
   }
 
   @Test
-  void theStreamingShootoutRunsEachLevelOnBothFrameworksInOneCommand() throws Exception {
+  void theStreamingShootoutRunsEachLevelOnBothFrameworksInOneCommandAtAPacedRate() throws Exception {
     GatlingProcess.Result run = GatlingProcess.run("StreamShootout",
-        Map.of("duration", "2", "streams", "1,5", "messages", "50"), RESULTS.resolve("stream-shootout"),
-        Duration.ofMinutes(3));
+        Map.of("duration", "2", "streams", "1,5", "messages", "50", "messageRate", "500"),
+        RESULTS.resolve("stream-shootout"), Duration.ofMinutes(3));
     assertEquals(0, run.exitCode(), run.output());
     JsonNode streams = run.summary().get("streams");
-    for (String name : List.of("grpc chat 1 stream", "grpc chat 5 streams", "triple chat 1 stream",
-        "triple chat 5 streams")) {
+    for (String name : List.of("grpc chat 1 stream at 500 msg/s", "grpc chat 5 streams at 500 msg/s",
+        "triple chat 1 stream at 500 msg/s", "triple chat 5 streams at 500 msg/s")) {
       JsonNode s = streams.get(name);
       assertNotNull(s, name + " has no stream figures: " + streams);
       long ok = GatlingProcess.simulationLogCounts(run.runFolder(), name)[0];
       assertEquals(ok, s.get("streams").asLong(), name + ": streams vs Gatling's records");
       assertEquals(ok * 50, s.get("roundTrips").asLong(), name + ": a round trip per message");
+      assertEquals(ok * 50, s.get("pacedSends").asLong(), name + ": every message sent on its schedule");
+      // 50 messages at 500/s take 98 ms at least: a user of a 2-s level opens 21 streams at most.
+      assertTrue(ok <= 21L * (name.contains(" 1 stream") ? 1 : 5), name + ": " + ok + " streams, faster than the pace");
       assertEquals(0, run.summary().get("requests").get(name).get("ko").asLong(), name);
     }
   }

@@ -4,13 +4,16 @@ import com.google.protobuf.MessageLite;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
+import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import io.gatling.core.session.Session;
 import org.apache.dubbo.common.stream.StreamObserver;
 import org.apache.dubbo.rpc.StatusRpcException;
 import org.apache.dubbo.rpc.TriRpcStatus;
 import org.apache.dubbo.rpc.protocol.tri.CancelableStreamObserver;
 import org.apache.dubbo.rpc.protocol.tri.observer.ClientCallToObserverAdapter;
 import protocols.rpc.RpcMethod;
+import protocols.rpc.StreamPlan;
 import protocols.rpc.StreamResult;
 import protocols.rpc.StreamTally;
 
@@ -30,29 +33,37 @@ final class TripleStream<S, Req, Resp> implements RpcMethod<DubboClient, Req, St
   private final StreamTally.Kind kind;
   private final ServerStream<S, Req, Resp> serverStream;
   private final Opening<S, Req, Resp> opening;
-  private final int messages;
-  private final boolean echoed;
+  private final StreamPlan plan;
   /** The whole stream's deadline, or 0 for the run's timeout (the core's). */
   private final long deadlineMillis;
   private final S proxy;
+  /** A paced stream's clock: the user's own event loop. */
+  private final ScheduledExecutorService timer;
 
-  TripleStream(DubboService<S> service, String name, StreamTally.Kind kind, ServerStream<S, Req, Resp> serverStream,
-               Opening<S, Req, Resp> opening, int messages, boolean echoed, long deadlineMillis, S proxy) {
+  TripleStream(DubboService<S> service, String name, ServerStream<S, Req, Resp> serverStream,
+               Opening<S, Req, Resp> opening, StreamPlan plan, long deadlineMillis, S proxy,
+               ScheduledExecutorService timer) {
     this.service = service;
     this.name = name;
-    this.kind = kind;
+    this.kind = plan.kind();
     this.serverStream = serverStream;
     this.opening = opening;
-    this.messages = messages;
-    this.echoed = echoed;
+    this.plan = plan;
     this.deadlineMillis = deadlineMillis;
     this.proxy = proxy;
+    this.timer = timer;
   }
 
   @Override
   public RpcMethod<DubboClient, Req, StreamResult> prepare(DubboClient client) {
-    return new TripleStream<>(service, name, kind, serverStream, opening, messages, echoed, deadlineMillis,
-        service.proxy(client));
+    return new TripleStream<>(service, name, serverStream, opening, plan, deadlineMillis, service.proxy(client), timer);
+  }
+
+  @Override
+  public RpcMethod<DubboClient, Req, StreamResult> bind(Session session) {
+    return plan.paced()
+        ? new TripleStream<>(service, name, serverStream, opening, plan, deadlineMillis, proxy, session.eventLoop())
+        : this;
   }
 
   @Override
@@ -67,6 +78,9 @@ final class TripleStream<S, Req, Resp> implements RpcMethod<DubboClient, Req, St
 
   @Override
   public CompletionStage<StreamResult> callAsync(DubboClient client, Req request) {
+    if (plan.paced() && timer == null) {
+      return CompletableFuture.failedFuture(new IllegalStateException("a paced stream is bound to a session first"));
+    }
     return new Exchange<>(this, request).start();
   }
 
@@ -92,12 +106,13 @@ final class TripleStream<S, Req, Resp> implements RpcMethod<DubboClient, Req, St
     private StreamObserver<Req> sender;
     private boolean halfClosed;
     private boolean ended;
+    private boolean timerSet;
 
     Exchange(TripleStream<S, Req, Resp> stream, Req message) {
       this.stream = stream;
       this.message = message;
-      this.tally = new StreamTally(stream.kind, stream.name, message,
-          message instanceof MessageLite m ? m.getSerializedSize() : 0, stream.echoed);
+      this.tally = new StreamTally(stream.plan, stream.name, message,
+          message instanceof MessageLite m ? m.getSerializedSize() : 0);
     }
 
     synchronized CompletableFuture<StreamResult> start() {
@@ -139,16 +154,26 @@ final class TripleStream<S, Req, Resp> implements RpcMethod<DubboClient, Req, St
       call = adapter;
     }
 
-    /** Sends while the window has room; half-closes after the last. */
+    /** Sends while the window has room and the next message is due; half-closes after the last. */
     private synchronized void pump() {
-      while (tally.sent() < stream.messages && tally.mayPipeline() && tally.broken() == null && !ended) {
+      while (!tally.allSent() && tally.mayPipeline() && tally.broken() == null && !ended) {
         tally.sending();
         sender.onNext(message);
       }
-      if (tally.sent() == stream.messages && !halfClosed && !ended) {
+      if (tally.allSent() && !halfClosed && !ended) {
         halfClosed = true;
         sender.onCompleted();
       }
+      long wait = tally.nanosUntilDue();
+      if (wait > 0 && !timerSet && !ended) {
+        timerSet = true;
+        stream.timer.schedule(this::onTimer, wait, TimeUnit.NANOSECONDS);
+      }
+    }
+
+    private synchronized void onTimer() {
+      timerSet = false;
+      pump();
     }
 
     @Override

@@ -2,6 +2,7 @@ package protocols.dubbo;
 
 import protocols.rpc.RpcMethod;
 import protocols.rpc.RpcRequest;
+import protocols.rpc.StreamPlan;
 import protocols.rpc.StreamResult;
 import protocols.rpc.StreamTally;
 
@@ -13,24 +14,18 @@ import protocols.rpc.StreamTally;
  */
 public final class TripleStreamRequest<S, Req, Resp> extends RpcRequest<DubboClient, Req, StreamResult> {
   private final DubboService<S> service;
-  private final StreamTally.Kind kind;
   private final TripleStream.ServerStream<S, Req, Resp> serverStream;
   private final TripleStream.Opening<S, Req, Resp> opening;
-  private final int messages;
-  private final boolean echoed;
+  private final StreamPlan plan;
   private final long deadlineMillis;
 
-  private TripleStreamRequest(String name, DubboService<S> service, StreamTally.Kind kind,
-                              TripleStream.ServerStream<S, Req, Resp> serverStream,
-                              TripleStream.Opening<S, Req, Resp> opening, int messages, boolean echoed,
-                              long deadlineMillis) {
+  private TripleStreamRequest(String name, DubboService<S> service, TripleStream.ServerStream<S, Req, Resp> serverStream,
+                              TripleStream.Opening<S, Req, Resp> opening, StreamPlan plan, long deadlineMillis) {
     super(TripleProtocol.KEY, name);
     this.service = service;
-    this.kind = kind;
     this.serverStream = serverStream;
     this.opening = opening;
-    this.messages = messages;
-    this.echoed = echoed;
+    this.plan = plan;
     this.deadlineMillis = deadlineMillis;
   }
 
@@ -38,7 +33,11 @@ public final class TripleStreamRequest<S, Req, Resp> extends RpcRequest<DubboCli
   static <S, Req, Resp> TripleStreamRequest<S, Req, Resp> of(String name, DubboService<S> service,
       StreamTally.Kind kind, TripleStream.ServerStream<S, Req, Resp> serverStream,
       TripleStream.Opening<S, Req, Resp> opening) {
-    return new TripleStreamRequest<>(name, service, kind, serverStream, opening, 1, false, 0);
+    return new TripleStreamRequest<>(name, service, serverStream, opening, StreamPlan.of(kind), 0);
+  }
+
+  private TripleStreamRequest<S, Req, Resp> with(StreamPlan plan, long deadlineMillis) {
+    return new TripleStreamRequest<>(name(), service, serverStream, opening, plan, deadlineMillis);
   }
 
   /**
@@ -46,21 +45,20 @@ public final class TripleStreamRequest<S, Req, Resp> extends RpcRequest<DubboCli
    * completes; default 1. A server stream sends its one request: say how many it wants in the request.
    */
   public TripleStreamRequest<S, Req, Resp> messages(int count) {
-    if (kind == StreamTally.Kind.SERVER) {
-      throw new IllegalArgumentException(name() + " is a server stream: it sends one request");
-    }
-    if (count < 1) {
-      throw new IllegalArgumentException("messages must be at least 1, got " + count);
-    }
-    return new TripleStreamRequest<>(name(), service, kind, serverStream, opening, count, echoed, deadlineMillis);
+    return with(plan.messages(name(), count), deadlineMillis);
   }
 
   /** A bidirectional stream whose every reply must equal the message it answers (an echo): else a KO. */
   public TripleStreamRequest<S, Req, Resp> echoed() {
-    if (kind != StreamTally.Kind.BIDI) {
-      throw new IllegalArgumentException(name() + " is not bidirectional: nothing is echoed");
-    }
-    return new TripleStreamRequest<>(name(), service, kind, serverStream, opening, messages, true, deadlineMillis);
+    return with(plan.echoed(name()), deadlineMillis);
+  }
+
+  /**
+   * Sends at {@code rate} messages per second from the stream's opening (default: as fast as the
+   * window allows); each round trip counts from when its message was due, and a late send is counted.
+   */
+  public TripleStreamRequest<S, Req, Resp> perSecond(double rate) {
+    return with(plan.perSecond(name(), rate), deadlineMillis);
   }
 
   /** The whole stream's deadline (default: the protocol's timeout), a KO {@code triple DEADLINE_EXCEEDED}. */
@@ -68,11 +66,11 @@ public final class TripleStreamRequest<S, Req, Resp> extends RpcRequest<DubboCli
     if (deadline.isNegative() || deadline.isZero()) {
       throw new IllegalArgumentException("deadline must be positive, got " + deadline);
     }
-    return new TripleStreamRequest<>(name(), service, kind, serverStream, opening, messages, echoed, deadline.toMillis());
+    return with(plan, deadline.toMillis());
   }
 
   @Override
   protected RpcMethod<DubboClient, Req, StreamResult> method() {
-    return new TripleStream<>(service, name(), kind, serverStream, opening, messages, echoed, deadlineMillis, null);
+    return new TripleStream<>(service, name(), serverStream, opening, plan, deadlineMillis, null, null);
   }
 }

@@ -36,8 +36,7 @@ final class GrpcCall<Req, Resp> implements RpcMethod<GrpcClient, Req, Resp> {
 
   /** The request's message type, for a method made from a schema (its marshaller holds a prototype). */
   com.google.protobuf.Descriptors.Descriptor inputType() {
-    Object prototype = ((MethodDescriptor.PrototypeMarshaller<Req>) method.getRequestMarshaller()).getMessagePrototype();
-    return ((com.google.protobuf.Message) prototype).getDescriptorForType();
+    return GrpcSchemas.inputType(method);
   }
 
   @Override

@@ -59,6 +59,21 @@ public final class GrpcDsl {
     default GrpcRequest.Dynamic unary(String fullMethodName) {
       return new GrpcRequest.Dynamic(name(), fullMethodName);
     }
+
+    /** A server-streaming method without generated code, by its full name; its request is JSON. */
+    default GrpcStreamRequest.Dynamic serverStream(String fullMethodName) {
+      return new GrpcStreamRequest.Dynamic(name(), fullMethodName, MethodDescriptor.MethodType.SERVER_STREAMING);
+    }
+
+    /** A client-streaming method without generated code, by its full name; its messages are JSON. */
+    default GrpcStreamRequest.Dynamic clientStream(String fullMethodName) {
+      return new GrpcStreamRequest.Dynamic(name(), fullMethodName, MethodDescriptor.MethodType.CLIENT_STREAMING);
+    }
+
+    /** A bidirectional method without generated code, by its full name; its messages are JSON. */
+    default GrpcStreamRequest.Dynamic bidiStream(String fullMethodName) {
+      return new GrpcStreamRequest.Dynamic(name(), fullMethodName, MethodDescriptor.MethodType.BIDI_STREAMING);
+    }
   }
 
   /** A check on the call's gRPC status: {@code statusCode(Status.Code.NOT_FOUND)} makes that error an OK. */

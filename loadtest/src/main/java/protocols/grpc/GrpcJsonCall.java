@@ -4,6 +4,7 @@ import com.google.protobuf.DynamicMessage;
 import com.google.protobuf.InvalidProtocolBufferException;
 import com.google.protobuf.util.JsonFormat;
 import io.gatling.core.session.Session;
+import io.grpc.MethodDescriptor;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.function.BiConsumer;
@@ -58,7 +59,13 @@ record GrpcJsonCall(GrpcCall<DynamicMessage, DynamicMessage> call) implements Rp
   }
 
   private DynamicMessage parse(String json) throws InvalidProtocolBufferException {
-    DynamicMessage.Builder builder = DynamicMessage.newBuilder(call.inputType());
+    return parse(call.inputType(), json);
+  }
+
+  /** Protobuf's JSON mapping into a message of {@code type}. */
+  static DynamicMessage parse(com.google.protobuf.Descriptors.Descriptor type, String json)
+      throws InvalidProtocolBufferException {
+    DynamicMessage.Builder builder = DynamicMessage.newBuilder(type);
     JsonFormat.parser().merge(json, builder);
     return builder.build();
   }
@@ -70,7 +77,8 @@ record GrpcJsonCall(GrpcCall<DynamicMessage, DynamicMessage> call) implements Rp
     @Override
     public RpcMethod<GrpcClient, String, DynamicMessage> prepare(GrpcClient client) {
       return new GrpcJsonCall(new GrpcCall<>(
-          GrpcSchemas.fromReflection(client.channel(), fullMethodName, client.timeoutMillis()), options));
+          GrpcSchemas.fromReflection(client.channel(), fullMethodName, MethodDescriptor.MethodType.UNARY,
+              client.timeoutMillis()), options));
     }
 
     @Override

@@ -64,7 +64,7 @@ public final class GrpcRequest<Req, Resp> extends RpcRequest<GrpcClient, Req, Re
      */
     public GrpcRequest<String, com.google.protobuf.DynamicMessage> fromDescriptorSet(String file) {
       MethodDescriptor<com.google.protobuf.DynamicMessage, com.google.protobuf.DynamicMessage> m =
-          GrpcSchemas.fromDescriptorSet(file, fullMethodName);
+          GrpcSchemas.fromDescriptorSet(file, fullMethodName, MethodDescriptor.MethodType.UNARY);
       return new GrpcRequest<>(name, GrpcCall.Options.NONE, options -> new GrpcJsonCall(new GrpcCall<>(m, options)));
     }
 

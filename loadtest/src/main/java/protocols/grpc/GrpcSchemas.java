@@ -42,8 +42,15 @@ final class GrpcSchemas {
     return fullMethodName;
   }
 
+  /** The request's message type of a method made from a schema (its marshaller holds a prototype). */
+  static Descriptors.Descriptor inputType(MethodDescriptor<?, ?> method) {
+    Object prototype = ((MethodDescriptor.PrototypeMarshaller<?>) method.getRequestMarshaller()).getMessagePrototype();
+    return ((com.google.protobuf.Message) prototype).getDescriptorForType();
+  }
+
   /** {@code file}: a path, or {@code classpath:name} for a resource (e.g. one in your contract's jar). */
-  static MethodDescriptor<DynamicMessage, DynamicMessage> fromDescriptorSet(String file, String fullMethodName) {
+  static MethodDescriptor<DynamicMessage, DynamicMessage> fromDescriptorSet(String file, String fullMethodName,
+                                                                           MethodDescriptor.MethodType expected) {
     FileDescriptorSet set;
     try {
       set = FileDescriptorSet.parseFrom(read(file));
@@ -53,7 +60,7 @@ final class GrpcSchemas {
     } catch (IOException e) {
       throw new IllegalArgumentException("cannot read the descriptor set " + file + ": " + e);
     }
-    return method(set.getFileList(), fullMethodName, "descriptor set " + file);
+    return method(set.getFileList(), fullMethodName, expected, "descriptor set " + file);
   }
 
   private static byte[] read(String file) throws IOException {
@@ -71,6 +78,7 @@ final class GrpcSchemas {
 
   /** Asks the server's reflection service (grpc.reflection.v1) for the file that defines the service. */
   static MethodDescriptor<DynamicMessage, DynamicMessage> fromReflection(Channel channel, String fullMethodName,
+                                                                        MethodDescriptor.MethodType expected,
                                                                         long timeoutMillis) {
     String service = fullMethodName.substring(0, fullMethodName.lastIndexOf('/'));
     BlockingQueue<Object> replies = new LinkedBlockingQueue<>();
@@ -106,7 +114,7 @@ final class GrpcSchemas {
       Thread.currentThread().interrupt();
       throw new IllegalStateException("interrupted while asking the server's reflection service for " + service);
     }
-    return method(new ArrayList<>(files.values()), fullMethodName, "the server's reflection service");
+    return method(new ArrayList<>(files.values()), fullMethodName, expected, "the server's reflection service");
   }
 
   private static ServerReflectionResponse next(BlockingQueue<Object> replies, long timeoutMillis, String asked)
@@ -148,9 +156,11 @@ final class GrpcSchemas {
     return null;
   }
 
-  /** Builds the files (each after its imports) and finds the method. */
+  /** Builds the files (each after its imports) and finds the method, which must be of the {@code expected} kind. */
   private static MethodDescriptor<DynamicMessage, DynamicMessage> method(List<FileDescriptorProto> protos,
-                                                                        String fullMethodName, String source) {
+                                                                        String fullMethodName,
+                                                                        MethodDescriptor.MethodType expected,
+                                                                        String source) {
     Map<String, FileDescriptorProto> byName = new HashMap<>();
     protos.forEach(p -> byName.put(p.getName(), p));
     Map<String, Descriptors.FileDescriptor> built = new HashMap<>();
@@ -165,11 +175,15 @@ final class GrpcSchemas {
           throw new IllegalArgumentException(source + ": service " + service + " has no method " + methodName
               + "; it has " + s.getMethods().stream().map(Descriptors.MethodDescriptor::getName).toList());
         }
-        if (m.isClientStreaming() || m.isServerStreaming()) {
-          throw new IllegalArgumentException(fullMethodName + " is a streaming method; only unary ones are supported");
+        MethodDescriptor.MethodType type = m.isClientStreaming()
+            ? (m.isServerStreaming() ? MethodDescriptor.MethodType.BIDI_STREAMING : MethodDescriptor.MethodType.CLIENT_STREAMING)
+            : (m.isServerStreaming() ? MethodDescriptor.MethodType.SERVER_STREAMING : MethodDescriptor.MethodType.UNARY);
+        if (type != expected) {
+          throw new IllegalArgumentException(fullMethodName + " is " + kind(type) + ", not " + kind(expected)
+              + ": call it with grpc(name)." + dsl(type) + "(\"" + fullMethodName + "\")");
         }
         return MethodDescriptor.<DynamicMessage, DynamicMessage>newBuilder()
-            .setType(MethodDescriptor.MethodType.UNARY)
+            .setType(type)
             .setFullMethodName(MethodDescriptor.generateFullMethodName(service, methodName))
             .setRequestMarshaller(ProtoUtils.marshaller(DynamicMessage.getDefaultInstance(m.getInputType())))
             .setResponseMarshaller(ProtoUtils.marshaller(DynamicMessage.getDefaultInstance(m.getOutputType())))
@@ -177,6 +191,25 @@ final class GrpcSchemas {
       }
     }
     throw new IllegalArgumentException(source + " has no service " + service);
+  }
+
+  private static String kind(MethodDescriptor.MethodType type) {
+    return switch (type) {
+      case UNARY -> "unary";
+      case SERVER_STREAMING -> "a server stream";
+      case CLIENT_STREAMING -> "a client stream";
+      default -> "a bidirectional stream";
+    };
+  }
+
+  /** The DSL method that calls a method of this kind. */
+  private static String dsl(MethodDescriptor.MethodType type) {
+    return switch (type) {
+      case UNARY -> "unary";
+      case SERVER_STREAMING -> "serverStream";
+      case CLIENT_STREAMING -> "clientStream";
+      default -> "bidiStream";
+    };
   }
 
   private static Descriptors.FileDescriptor build(String name, Map<String, FileDescriptorProto> protos,

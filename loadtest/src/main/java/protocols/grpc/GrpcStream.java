@@ -8,7 +8,10 @@ import io.grpc.MethodDescriptor;
 import io.grpc.Status;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
 import protocols.rpc.RpcMethod;
+import protocols.rpc.StreamPlan;
 import protocols.rpc.StreamResult;
 import protocols.rpc.StreamTally;
 
@@ -19,28 +22,36 @@ import protocols.rpc.StreamTally;
  * {@code echoed}, checking each reply equals what was sent). Flow control both ways: it sends only while
  * the transport is ready (a server that stops reading stops this sender, not grows its buffers) and, on
  * a bidirectional stream, while its unanswered messages fit {@link StreamTally#WINDOW_BYTES}; it asks
- * for the next message once it has handled one. The stream's deadline is the request's, else the run's timeout. Immutable.
+ * for the next message once it has handled one. A paced plan also waits for each message's due time, on
+ * the user's event loop. The stream's deadline is the request's, else the run's timeout. Immutable.
  */
 final class GrpcStream<Req, Resp> implements RpcMethod<GrpcClient, Req, StreamResult> {
   private final MethodDescriptor<Req, Resp> method;
-  private final int messages;
-  private final boolean echoed;
+  private final StreamPlan plan;
   private final GrpcCall.Options options;
   private final Metadata resolved;
+  /** A paced stream's clock: the user's own event loop, which its channel runs on. */
+  private final ScheduledExecutorService timer;
 
-  GrpcStream(MethodDescriptor<Req, Resp> method, int messages, boolean echoed, GrpcCall.Options options,
-             Metadata resolved) {
+  GrpcStream(MethodDescriptor<Req, Resp> method, StreamPlan plan, GrpcCall.Options options, Metadata resolved,
+             ScheduledExecutorService timer) {
     this.method = method;
-    this.messages = messages;
-    this.echoed = echoed;
+    this.plan = plan;
     this.options = options;
     this.resolved = resolved;
+    this.timer = timer;
+  }
+
+  MethodDescriptor<Req, Resp> method() {
+    return method;
   }
 
   @Override
   public CompletionStage<StreamResult> callAsync(GrpcClient client, Req request) {
-    return new Exchange<>(client, method, request, method.getType() == MethodDescriptor.MethodType.SERVER_STREAMING
-        ? 1 : messages, echoed, options.deadlineMillis(), resolved).start();
+    if (plan.paced() && timer == null) {
+      return CompletableFuture.failedFuture(new IllegalStateException("a paced stream is bound to a session first"));
+    }
+    return new Exchange<>(client, method, request, plan, options.deadlineMillis(), resolved, timer).start();
   }
 
   @Override
@@ -56,7 +67,8 @@ final class GrpcStream<Req, Resp> implements RpcMethod<GrpcClient, Req, StreamRe
   @Override
   public RpcMethod<GrpcClient, Req, StreamResult> bind(Session session) {
     Metadata headers = options.resolve(session);
-    return headers == null ? this : new GrpcStream<>(method, messages, echoed, options, headers);
+    return headers == null && !plan.paced() ? this
+        : new GrpcStream<>(method, plan, options, headers, plan.paced() ? session.eventLoop() : null);
   }
 
   /** One stream: its listener, its sender. The transport runs the listener's methods one at a time. */
@@ -64,29 +76,28 @@ final class GrpcStream<Req, Resp> implements RpcMethod<GrpcClient, Req, StreamRe
     private final GrpcClient client;
     private final MethodDescriptor.MethodType type;
     private final Req message;
-    private final int toSend;
     private final long deadlineMillis;
     private final Metadata headers;
     private final StreamTally tally;
+    private final ScheduledExecutorService timer;
     private final CompletableFuture<StreamResult> done = new CompletableFuture<>();
     private final MethodDescriptor<Req, Resp> method;
     private GrpcClient.StreamCall<Req, Resp> stream;
     private boolean halfClosed;
+    private boolean closed;
+    private boolean timerSet;
 
-    Exchange(GrpcClient client, MethodDescriptor<Req, Resp> method, Req message, int toSend, boolean checked,
-             long deadlineMillis, Metadata headers) {
+    Exchange(GrpcClient client, MethodDescriptor<Req, Resp> method, Req message, StreamPlan plan,
+             long deadlineMillis, Metadata headers, ScheduledExecutorService timer) {
       this.client = client;
       this.type = method.getType();
       this.message = message;
-      this.toSend = toSend;
       this.deadlineMillis = deadlineMillis;
       this.headers = headers;
       this.method = method;
-      this.tally = new StreamTally(switch (type) {
-        case SERVER_STREAMING -> StreamTally.Kind.SERVER;
-        case CLIENT_STREAMING -> StreamTally.Kind.CLIENT;
-        default -> StreamTally.Kind.BIDI;
-      }, method.getBareMethodName(), message, message instanceof MessageLite m ? m.getSerializedSize() : 0, checked);
+      this.timer = timer;
+      this.tally = new StreamTally(plan, method.getBareMethodName(), message,
+          message instanceof MessageLite m ? m.getSerializedSize() : 0);
     }
 
     CompletableFuture<StreamResult> start() {
@@ -121,17 +132,30 @@ final class GrpcStream<Req, Resp> implements RpcMethod<GrpcClient, Req, StreamRe
       pump();
     }
 
-    /** Sends while the transport takes more; half-closes after the last. */
+    /** Sends while the transport takes more and the next message is due; half-closes after the last. */
     private synchronized void pump() {
+      if (closed) {
+        return;
+      }
       ClientCall<Req, Resp> call = stream.call();
-      while (tally.sent() < toSend && call.isReady() && tally.mayPipeline() && tally.broken() == null) {
+      while (!tally.allSent() && call.isReady() && tally.mayPipeline() && tally.broken() == null) {
         tally.sending();
         call.sendMessage(message);
       }
-      if (tally.sent() == toSend && !halfClosed) {
+      if (tally.allSent() && !halfClosed) {
         halfClosed = true;
         call.halfClose();
       }
+      long wait = tally.nanosUntilDue();
+      if (wait > 0 && !timerSet) {
+        timerSet = true;
+        timer.schedule(this::onTimer, wait, TimeUnit.NANOSECONDS);
+      }
+    }
+
+    private synchronized void onTimer() {
+      timerSet = false;
+      pump();
     }
 
     @Override
@@ -150,6 +174,7 @@ final class GrpcStream<Req, Resp> implements RpcMethod<GrpcClient, Req, StreamRe
 
     @Override
     public synchronized void onClose(Status status, Metadata trailers) {
+      closed = true;
       Throwable error = null;
       if (!status.isOk() && tally.broken() == null) {
         error = status.asRuntimeException(trailers);

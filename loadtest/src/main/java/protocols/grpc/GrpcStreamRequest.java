@@ -1,10 +1,13 @@
 package protocols.grpc;
 
+import com.google.protobuf.DynamicMessage;
 import io.grpc.MethodDescriptor;
 import java.time.Duration;
 import protocols.rpc.RpcMethod;
 import protocols.rpc.RpcRequest;
+import protocols.rpc.StreamPlan;
 import protocols.rpc.StreamResult;
+import protocols.rpc.StreamTally;
 
 /**
  * A streaming gRPC request, one stream per execution: {@code grpc("chat").bidiStream(SomeServiceGrpc.getChatMethod())
@@ -12,18 +15,23 @@ import protocols.rpc.StreamResult;
  * {@code response(StreamResult::received).is(100L)}. Immutable.
  */
 public final class GrpcStreamRequest<Req, Resp> extends RpcRequest<GrpcClient, Req, StreamResult> {
-  private final MethodDescriptor<Req, Resp> method;
-  private final int messages;
-  private final boolean echoed;
+  private final String method;
+  private final StreamPlan plan;
   private final GrpcCall.Options options;
+  private final Maker<Req> maker;
 
-  private GrpcStreamRequest(String name, MethodDescriptor<Req, Resp> method, int messages, boolean echoed,
-                            GrpcCall.Options options) {
+  /** Makes the stream call once the request is complete. */
+  @FunctionalInterface
+  private interface Maker<Req> {
+    RpcMethod<GrpcClient, Req, StreamResult> make(StreamPlan plan, GrpcCall.Options options);
+  }
+
+  private GrpcStreamRequest(String name, String method, StreamPlan plan, GrpcCall.Options options, Maker<Req> maker) {
     super(GrpcProtocol.KEY, name);
     this.method = method;
-    this.messages = messages;
-    this.echoed = echoed;
+    this.plan = plan;
     this.options = options;
+    this.maker = maker;
   }
 
   static <Req, Resp> GrpcStreamRequest<Req, Resp> of(String name, MethodDescriptor<Req, Resp> method,
@@ -31,7 +39,20 @@ public final class GrpcStreamRequest<Req, Resp> extends RpcRequest<GrpcClient, R
     if (method.getType() != kind) {
       throw new IllegalArgumentException(method.getFullMethodName() + " is " + method.getType() + ", not " + kind);
     }
-    return new GrpcStreamRequest<>(name, method, 1, false, GrpcCall.Options.NONE);
+    return new GrpcStreamRequest<>(name, method.getFullMethodName(), StreamPlan.of(kindOf(kind)), GrpcCall.Options.NONE,
+        (plan, options) -> new GrpcStream<>(method, plan, options, null, null));
+  }
+
+  private static StreamTally.Kind kindOf(MethodDescriptor.MethodType type) {
+    return switch (type) {
+      case SERVER_STREAMING -> StreamTally.Kind.SERVER;
+      case CLIENT_STREAMING -> StreamTally.Kind.CLIENT;
+      default -> StreamTally.Kind.BIDI;
+    };
+  }
+
+  private GrpcStreamRequest<Req, Resp> with(StreamPlan plan, GrpcCall.Options options) {
+    return new GrpcStreamRequest<>(name(), method, plan, options, maker);
   }
 
   /**
@@ -39,35 +60,64 @@ public final class GrpcStreamRequest<Req, Resp> extends RpcRequest<GrpcClient, R
    * half-closes; default 1. A server stream sends its one request: say how many it wants in the request.
    */
   public GrpcStreamRequest<Req, Resp> messages(int count) {
-    if (method.getType() == MethodDescriptor.MethodType.SERVER_STREAMING) {
-      throw new IllegalArgumentException(method.getFullMethodName() + " is a server stream: it sends one request");
-    }
-    if (count < 1) {
-      throw new IllegalArgumentException("messages must be at least 1, got " + count);
-    }
-    return new GrpcStreamRequest<>(name(), method, count, echoed, options);
+    return with(plan.messages(method, count), options);
   }
 
   /** A bidirectional stream whose every reply must equal the message it answers (an echo): else a KO. */
   public GrpcStreamRequest<Req, Resp> echoed() {
-    if (method.getType() != MethodDescriptor.MethodType.BIDI_STREAMING) {
-      throw new IllegalArgumentException(method.getFullMethodName() + " is not bidirectional: nothing is echoed");
-    }
-    return new GrpcStreamRequest<>(name(), method, messages, true, options);
+    return with(plan.echoed(method), options);
+  }
+
+  /**
+   * Sends at {@code rate} messages per second from the stream's opening (default: as fast as flow
+   * control allows); each round trip counts from when its message was due, and a late send is counted.
+   */
+  public GrpcStreamRequest<Req, Resp> perSecond(double rate) {
+    return with(plan.perSecond(method, rate), options);
   }
 
   /** A metadata header sent when the stream opens; the value may hold Gatling EL. */
   public GrpcStreamRequest<Req, Resp> header(String name, String valueExpression) {
-    return new GrpcStreamRequest<>(name(), method, messages, echoed, options.header(name, valueExpression));
+    return with(plan, options.header(name, valueExpression));
   }
 
   /** The whole stream's gRPC deadline (default: the protocol's timeout). */
   public GrpcStreamRequest<Req, Resp> deadline(Duration deadline) {
-    return new GrpcStreamRequest<>(name(), method, messages, echoed, options.deadline(deadline));
+    return with(plan, options.deadline(deadline));
   }
 
   @Override
   protected RpcMethod<GrpcClient, Req, StreamResult> method() {
-    return new GrpcStream<>(method, messages, echoed, options, null);
+    return maker.make(plan, options);
+  }
+
+  /**
+   * A streaming method named by its full name, {@code package.Service/Method}, without generated code:
+   * its schema from a descriptor set or the server's reflection service, its payload JSON (protobuf's
+   * JSON mapping, Gatling EL allowed), its messages {@code DynamicMessage}s.
+   */
+  public static final class Dynamic {
+    private final String name;
+    private final String fullMethodName;
+    private final MethodDescriptor.MethodType kind;
+
+    Dynamic(String name, String fullMethodName, MethodDescriptor.MethodType kind) {
+      this.name = name;
+      this.fullMethodName = GrpcSchemas.checkFullName(fullMethodName);
+      this.kind = kind;
+    }
+
+    /** The schema from a file {@code protoc --descriptor_set_out=FILE --include_imports} wrote, read now. */
+    public GrpcStreamRequest<String, DynamicMessage> fromDescriptorSet(String file) {
+      MethodDescriptor<DynamicMessage, DynamicMessage> m = GrpcSchemas.fromDescriptorSet(file, fullMethodName, kind);
+      return new GrpcStreamRequest<>(name, fullMethodName, StreamPlan.of(kindOf(kind)), GrpcCall.Options.NONE,
+          (plan, options) -> new GrpcJsonStream(new GrpcStream<>(m, plan, options, null, null)));
+    }
+
+    /** The schema from the server's reflection service, asked once when the run starts. */
+    public GrpcStreamRequest<String, DynamicMessage> fromReflection() {
+      return new GrpcStreamRequest<>(name, fullMethodName, StreamPlan.of(kindOf(kind)), GrpcCall.Options.NONE,
+          (plan, options) -> new GrpcJsonStream.Reflected(fullMethodName, kind, plan, options));
+    }
   }
 }

@@ -90,6 +90,7 @@ public final class Parameters {
       new Param("listCount", "10", EnumSet.of(Use.DEMO)),
       new Param("streams", "10", EnumSet.of(Use.STREAMS)),
       new Param("messages", "1000", EnumSet.of(Use.STREAMS)),
+      new Param("messageRate", "unset", EnumSet.of(Use.STREAMS)),
       new Param("injectors", "1", EnumSet.of(Use.ECHO, Use.MERGE)),
       new Param("injector", "unset", EnumSet.of(Use.ECHO)),
       new Param("startAt", "unset", EnumSet.of(Use.ECHO)),

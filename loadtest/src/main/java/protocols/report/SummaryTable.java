@@ -53,16 +53,17 @@ public final class SummaryTable {
     for (StreamStats s : streams) {
       width = Math.max(width, s.name().length());
     }
-    String h = "%-" + width + "s %8s %10s %10s %10s %10s %9s %9s %9s %9s %9s%n";
-    String l = "%-" + width + "s %8d %10d %10d %10.1f %10.1f %9d %9d %9d %9d %9d%n";
+    String h = "%-" + width + "s %8s %10s %10s %10s %10s %9s %9s %9s %9s %9s %9s%n";
+    String l = "%-" + width + "s %8d %10d %10d %10.1f %10.1f %9d %9d %9d %9d %9d %9s%n";
     StringBuilder sb = new StringBuilder(String.format("%nStreams (OK ones): messages each way, µs to the first message,"
-        + " between messages and, for echoes, each message's round trip%n"));
+        + " between messages and, for echoes, each message's round trip (paced: from when it was due, and how late"
+        + " it went out)%n"));
     sb.append(String.format(h, "stream", "streams", "sent", "received", "sent/s", "recv/s", "first p50", "gap p99",
-        "rtt p50", "rtt p99", "rtt max"));
+        "rtt p50", "rtt p99", "rtt max", "lag p99"));
     for (StreamStats s : streams) {
       sb.append(String.format(java.util.Locale.ROOT, l, s.name(), s.streams(), s.messagesSent(), s.messagesReceived(),
           s.sentPerSecond(), s.receivedPerSecond(), s.firstMessageP50(), s.gapP99(), s.roundTripP50(),
-          s.roundTripP99(), s.roundTripMax()));
+          s.roundTripP99(), s.roundTripMax(), s.pacedSends() == 0 ? "-" : Long.toString(s.sendLagP99())));
     }
     return sb.toString();
   }

@@ -15,15 +15,20 @@ public final class StreamResult {
   private final long firstMessageMicros;
   private final Histogram gapsMicros;
   private final Histogram roundTripsMicros;
+  private final Histogram sendLagsMicros;
 
-  /** {@code firstMessageMicros} is -1 when no message came; the histograms are owned by this result from now on. */
+  /**
+   * {@code firstMessageMicros} is -1 when no message came; {@code sendLagsMicros} is empty for a stream
+   * not paced; the histograms are owned by this result from now on.
+   */
   public StreamResult(long sent, long received, long firstMessageMicros, Histogram gapsMicros,
-                      Histogram roundTripsMicros) {
+                      Histogram roundTripsMicros, Histogram sendLagsMicros) {
     this.sent = sent;
     this.received = received;
     this.firstMessageMicros = firstMessageMicros;
     this.gapsMicros = gapsMicros;
     this.roundTripsMicros = roundTripsMicros;
+    this.sendLagsMicros = sendLagsMicros;
   }
 
   /**
@@ -54,9 +59,17 @@ public final class StreamResult {
     return gapsMicros;
   }
 
-  /** Per message echoed, from its send to its echo, µs; empty for streams that do not echo. */
+  /**
+   * Per message echoed, from its send (a paced stream: from when it was due) to its echo, µs; empty for
+   * streams that do not echo.
+   */
   public Histogram roundTripsMicros() {
     return roundTripsMicros;
+  }
+
+  /** A paced stream's messages: how late each went out after it was due, µs; empty unpaced. */
+  public Histogram sendLagsMicros() {
+    return sendLagsMicros;
   }
 
   @Override

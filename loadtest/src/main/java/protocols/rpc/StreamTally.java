@@ -26,13 +26,14 @@ public final class StreamTally {
    */
   public static final int WINDOW_BYTES = 32 * 1024;
 
+  private final StreamPlan plan;
   private final Kind kind;
   private final int window;
   private final String method;
   private final Object message;
-  private final boolean checked;
   private final Histogram gaps = StreamResult.histogram();
   private final Histogram roundTrips = StreamResult.histogram();
+  private final Histogram sendLags = StreamResult.histogram();
   /** Send times of the messages not yet answered: bounded by what the sender lets out. */
   private final ArrayDeque<Long> inFlight = new ArrayDeque<>();
   private long startNanos;
@@ -44,15 +45,15 @@ public final class StreamTally {
 
   /**
    * @param method the method's name, for the KO messages
-   * @param message what the stream sends, which each reply must equal when {@code checked}
+   * @param message what the stream sends, which each reply must equal when the plan says echoed
    * @param messageBytes its size on the wire, which sets how many may go unanswered
    */
-  public StreamTally(Kind kind, String method, Object message, int messageBytes, boolean checked) {
-    this.kind = kind;
+  public StreamTally(StreamPlan plan, String method, Object message, int messageBytes) {
+    this.plan = plan;
+    this.kind = plan.kind();
     this.window = Math.max(1, WINDOW_BYTES / Math.max(1, messageBytes));
     this.method = method;
     this.message = message;
-    this.checked = checked;
   }
 
   /** The stream opens now: its first message's time counts from here. */
@@ -60,10 +61,19 @@ public final class StreamTally {
     startNanos = System.nanoTime();
   }
 
-  /** A message is about to be sent. */
+  /**
+   * A message is about to be sent. A paced one's round trip counts from when it was due, and how late
+   * it goes out is its send lag: waiting for flow control or the window is the server's time too.
+   */
   public void sending() {
+    long now = System.nanoTime();
+    long from = now;
+    if (plan.paced()) {
+      from = startNanos + plan.dueNanos(sent);
+      sendLags.recordValue(Math.max(0, (now - from) / 1_000));
+    }
     if (kind == Kind.BIDI) {
-      inFlight.add(System.nanoTime());
+      inFlight.add(from);
     }
     sent++;
   }
@@ -72,9 +82,22 @@ public final class StreamTally {
     return sent;
   }
 
-  /** False while a bidirectional stream has its window of messages unanswered: wait for a reply. */
+  /** True once every message is sent. */
+  public boolean allSent() {
+    return sent >= plan.toSend();
+  }
+
+  /**
+   * False while a bidirectional stream has its window of messages unanswered (wait for a reply), or a
+   * paced stream's next message is not due yet (wait {@link #nanosUntilDue()}).
+   */
   public boolean mayPipeline() {
-    return inFlight.size() < window;
+    return inFlight.size() < window && nanosUntilDue() <= 0;
+  }
+
+  /** How long until the next message is due; 0 or less when it is (always, unpaced). */
+  public long nanosUntilDue() {
+    return plan.paced() && !allSent() ? startNanos + plan.dueNanos(sent) - System.nanoTime() : 0;
   }
 
   /** A reply came; false if it breaks the stream (an echo that differs): cancel it then. */
@@ -92,7 +115,7 @@ public final class StreamTally {
       if (sentAt != null) {
         roundTrips.recordValue(Math.max(0, (now - sentAt) / 1_000));
       }
-      if (checked && broken == null && !message.equals(reply)) {
+      if (plan.echoed() && broken == null && !message.equals(reply)) {
         broken = method + ": echo " + received + " differs from the message sent";
         return false;
       }
@@ -119,7 +142,7 @@ public final class StreamTally {
     } else if (kind == Kind.BIDI && received != sent) {
       done.completeExceptionally(new StreamBroken(method + ": " + received + " replies to " + sent + " messages"));
     } else {
-      done.complete(new StreamResult(sent, received, firstMicros, gaps, roundTrips));
+      done.complete(new StreamResult(sent, received, firstMicros, gaps, roundTrips, sendLags));
     }
   }
 

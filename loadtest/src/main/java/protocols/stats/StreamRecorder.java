@@ -37,6 +37,7 @@ public final class StreamRecorder {
     private final Histogram first = StreamResult.histogram();
     private final Histogram gaps = StreamResult.histogram();
     private final Histogram roundTrips = StreamResult.histogram();
+    private final Histogram sendLags = StreamResult.histogram();
 
     synchronized void add(long startNanos, long endNanos, StreamResult s) {
       streams++;
@@ -49,6 +50,7 @@ public final class StreamRecorder {
       }
       gaps.add(s.gapsMicros());
       roundTrips.add(s.roundTripsMicros());
+      sendLags.add(s.sendLagsMicros());
     }
 
     synchronized StreamStats stats(String name) {
@@ -57,7 +59,8 @@ public final class StreamRecorder {
           RequestStats.round(received / seconds, 1), Histograms.percentile(first, 50), Histograms.percentile(first, 99),
           Histograms.percentile(gaps, 50), Histograms.percentile(gaps, 99), Histograms.max(gaps),
           roundTrips.getTotalCount(), Histograms.percentile(roundTrips, 50), Histograms.percentile(roundTrips, 99),
-          Histograms.percentile(roundTrips, 99.9), Histograms.max(roundTrips));
+          Histograms.percentile(roundTrips, 99.9), Histograms.max(roundTrips), sendLags.getTotalCount(),
+          Histograms.percentile(sendLags, 50), Histograms.percentile(sendLags, 99), Histograms.max(sendLags));
     }
   }
 }

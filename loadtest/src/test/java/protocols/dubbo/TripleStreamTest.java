@@ -105,6 +105,26 @@ class TripleStreamTest {
     assertEquals(5_000, r.roundTripsMicros().getTotalCount());
   }
 
+  @Test
+  void aPacedChatSendsOnScheduleAndCountsEachSendsLag() throws Exception {
+    io.netty.channel.EventLoopGroup loops = protocols.rpc.GatlingLoops.newGroup();
+    try {
+      io.netty.channel.EventLoop loop = protocols.rpc.GatlingLoops.of(loops)[0];
+      RpcMethod<DubboClient, Order, StreamResult> paced = service().bidiStream(MobileService::chat).messages(200)
+          .echoed().perSecond(1_000).calls().prepare(client)
+          .bind(io.gatling.core.session.Session$.MODULE$.apply("scn", 1L, loop));
+      long start = System.nanoTime();
+      StreamResult r = paced.callAsync(client, ORDER).toCompletableFuture().get(20, TimeUnit.SECONDS);
+      long tookMillis = (System.nanoTime() - start) / 1_000_000;
+      assertEquals(200, r.received());
+      assertEquals(200, r.roundTripsMicros().getTotalCount());
+      assertEquals(200, r.sendLagsMicros().getTotalCount(), "each send's lag behind its due time");
+      assertTrue(tookMillis >= 199, "200 messages at 1,000/s take 199 ms at least, took " + tookMillis);
+    } finally {
+      loops.shutdownGracefully(0, 1, TimeUnit.SECONDS);
+    }
+  }
+
   /**
    * A server of its own, in its own JVM, for a test that floods it: Dubbo's Triple server queues a
    * watch's every order at once and goes on after a cancel, and the connection then serves no call for

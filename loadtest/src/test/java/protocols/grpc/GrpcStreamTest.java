@@ -43,6 +43,7 @@ class GrpcStreamTest {
     Map<String, String> defaults = EchoServerMain.commonDefaults(0);
     server = NettyServerBuilder.forAddress(new InetSocketAddress("127.0.0.1", 0))
         .addService(new GrpcEchoServer.Echo(ServiceDelay.from(ServerFlags.parse(new String[0], defaults))))
+        .addService(io.grpc.protobuf.services.ProtoReflectionServiceV1.newInstance())
         .build().start();
     loops = new MultiThreadIoEventLoopGroup(2, NioIoHandler.newFactory());
     client = new GrpcClient(RpcSettings.defaults(server.getPort()).withTimeout(Duration.ofSeconds(20)),
@@ -110,6 +111,49 @@ class GrpcStreamTest {
     assertEquals(5_000, r.sent());
     assertEquals(5_000, r.received());
     assertEquals(5_000, r.roundTripsMicros().getTotalCount());
+  }
+
+  @Test
+  void aPacedChatSendsOnScheduleAndCountsEachSendsLag() throws Exception {
+    EventLoop loop = GatlingLoops.of(loops)[0];
+    RpcMethod<GrpcClient, Order, StreamResult> paced = GrpcStreamRequest.of("c", MobileServiceGrpc.getChatMethod(),
+        io.grpc.MethodDescriptor.MethodType.BIDI_STREAMING).messages(200).echoed().perSecond(1_000).calls()
+        .bind(io.gatling.core.session.Session$.MODULE$.apply("scn", 1L, loop));
+    long start = System.nanoTime();
+    StreamResult r = run(paced, ORDER);
+    long tookMillis = (System.nanoTime() - start) / 1_000_000;
+    assertEquals(200, r.received());
+    assertEquals(200, r.roundTripsMicros().getTotalCount());
+    assertEquals(200, r.sendLagsMicros().getTotalCount(), "each send's lag behind its due time");
+    assertTrue(tookMillis >= 199, "200 messages at 1,000/s take 199 ms at least, took " + tookMillis);
+  }
+
+  private static final String JSON_ORDER = "{\"orderId\": 7, \"name\": \"Zhang San\", \"amount\": 199.99}";
+
+  @Test
+  void streamsWithoutGeneratedCodeTakeTheirSchemaFromADescriptorSetOrFromReflection() throws Exception {
+    StreamResult chat = run(GrpcDsl.grpc("c").bidiStream("rpcloadlab.MobileService/Chat")
+        .fromDescriptorSet("classpath:descriptor-sets/order.desc").messages(300).echoed().calls(), JSON_ORDER);
+    assertEquals(300, chat.received());
+    assertEquals(300, chat.roundTripsMicros().getTotalCount(), "each echo equal to the JSON order sent");
+    RpcMethod<GrpcClient, String, StreamResult> upload = GrpcDsl.grpc("u").clientStream("rpcloadlab.MobileService/Upload")
+        .fromReflection().messages(300).calls().prepare(client);
+    assertEquals(300, run(upload, JSON_ORDER).sent());
+    RpcMethod<GrpcClient, String, StreamResult> watch = GrpcDsl.grpc("w").serverStream("rpcloadlab.MobileService/Watch")
+        .fromReflection().calls().prepare(client);
+    assertEquals(40, run(watch, "{\"count\": 40}").received());
+  }
+
+  @Test
+  void aMethodCalledAsTheWrongKindIsRefusedWithTheDslToUse() {
+    String message = org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class,
+        () -> GrpcDsl.grpc("x").unary("rpcloadlab.MobileService/Chat")
+            .fromDescriptorSet("classpath:descriptor-sets/order.desc")).getMessage();
+    assertTrue(message.contains("is a bidirectional stream, not unary") && message.contains("bidiStream("), message);
+    message = org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class,
+        () -> GrpcDsl.grpc("x").serverStream("rpcloadlab.MobileService/Hello")
+            .fromDescriptorSet("classpath:descriptor-sets/order.desc")).getMessage();
+    assertTrue(message.contains("is unary, not a server stream"), message);
   }
 
   private static GrpcStreamRequest<WatchRequest, Order> watch() {

@@ -41,8 +41,8 @@ class RpcReportPageTest {
     RunAnalysis a = RunAnalysis.of(r.snapshot(), Optional.empty(), List.of());
     List<protocols.stats.StreamStats> streams = List.of(
         new protocols.stats.StreamStats("chat", 3, 300, 300, 150, 150, 800, 900, 10, 20, 30, 300, 400, 5_000, 6_000,
-            7_000),
-        new protocols.stats.StreamStats("watch", 2, 2, 2_000, 1, 1_000, 700, 800, 5, 9, 12, 0, 0, 0, 0, 0));
+            7_000, 300, 40, 900, 1_200),
+        new protocols.stats.StreamStats("watch", 2, 2, 2_000, 1, 1_000, 700, 800, 5, 9, 12, 0, 0, 0, 0, 0, 0, 0, 0, 0));
     String page = RpcReportPage.render("t", r.snapshot(), streams, a, RunInfo.ofRun(List.of(), false,
         RunInfo.Injector.ALONE, 0, "run", Map.of(), List.of(), List.of()), false, null);
     assertTrue(page.contains("<tr data-stream=\"chat\"><td class=\"n\">chat</td><td class=\"streams\">3</td>"
@@ -50,6 +50,8 @@ class RpcReportPageTest {
     assertTrue(page.contains("<td class=\"rtt-p99\">5000</td>"), "its round trip p99");
     Matcher watch = Pattern.compile("data-stream=\"watch\">.*?</tr>").matcher(page);
     assertTrue(watch.find() && watch.group().contains("not an echo"), "watch has no round trips");
+    assertTrue(page.contains("<td class=\"lag-p99\">900</td>"), "the paced chat's send lag p99");
+    assertTrue(watch.group().contains("not paced"), "watch was not paced");
   }
 
   @Test

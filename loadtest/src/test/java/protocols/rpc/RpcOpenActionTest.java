@@ -97,7 +97,7 @@ class RpcOpenActionTest {
       RpcMethod<RpcCallActionTest.FunctionClient, String, StreamResult> stream = (c, request) -> {
         org.HdrHistogram.Histogram gaps = StreamResult.histogram();
         gaps.recordValue(20);
-        return CompletableFuture.completedFuture(new StreamResult(5, 5, 10, gaps, StreamResult.histogram()));
+        return CompletableFuture.completedFuture(new StreamResult(5, 5, 10, gaps, StreamResult.histogram(), StreamResult.histogram()));
       };
       LabRun run = new LabRun(LoadParams.fromSystemProperties());
       CoreComponents core = new CoreComponents(null, null, null, Option.empty(),

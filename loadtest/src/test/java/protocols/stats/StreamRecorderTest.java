@@ -18,7 +18,7 @@ class StreamRecorderTest {
         gaps.recordValue(10);
       }
     }
-    return new StreamResult(messages, messages, 500, gaps, rtt);
+    return new StreamResult(messages, messages, 500, gaps, rtt, StreamResult.histogram());
   }
 
   @Test
@@ -26,7 +26,8 @@ class StreamRecorderTest {
     StreamRecorder r = new StreamRecorder();
     r.record("chat", 0, 1_000_000_000L, chat(100, 200));
     r.record("chat", 1_000_000_000L, 2_000_000_000L, chat(100, 4_000));
-    r.record("watch", 0, 500_000_000L, new StreamResult(1, 50, 700, StreamResult.histogram(), StreamResult.histogram()));
+    r.record("watch", 0, 500_000_000L, new StreamResult(1, 50, 700, StreamResult.histogram(),
+        StreamResult.histogram(), StreamResult.histogram()));
     List<StreamStats> all = r.snapshot();
     assertEquals(List.of("chat", "watch"), all.stream().map(StreamStats::name).toList());
     StreamStats chat = all.get(0);

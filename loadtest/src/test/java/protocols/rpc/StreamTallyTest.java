@@ -1,0 +1,62 @@
+package protocols.rpc;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.concurrent.CompletableFuture;
+import org.junit.jupiter.api.Test;
+
+class StreamTallyTest {
+  private static final StreamPlan CHAT = StreamPlan.of(StreamTally.Kind.BIDI).messages("chat", 10).echoed("chat");
+
+  /** Sends 10 messages 50 ms after the stream opened, each answered at once. */
+  private static StreamResult lateChat(StreamPlan plan) throws Exception {
+    StreamTally tally = new StreamTally(plan, "chat", "m", 100);
+    tally.started();
+    Thread.sleep(50);
+    while (!tally.allSent()) {
+      assertTrue(tally.mayPipeline(), "every message is due by now");
+      tally.sending();
+      assertTrue(tally.received("m"));
+    }
+    CompletableFuture<StreamResult> done = new CompletableFuture<>();
+    tally.ended(null, done);
+    return done.get();
+  }
+
+  @Test
+  void aPacedMessageSentLateCountsItsRoundTripFromWhenItWasDue() throws Exception {
+    // 1,000/s: message 9 was due 9 ms after the opening and went out after 50 ms.
+    StreamResult paced = lateChat(CHAT.perSecond("chat", 1_000));
+    assertEquals(10, paced.sendLagsMicros().getTotalCount());
+    assertTrue(paced.sendLagsMicros().getMinValue() >= 40_000, "each went out 41 ms or more late");
+    assertTrue(paced.roundTripsMicros().getMinValue() >= 40_000, "round trips count from the due time: "
+        + paced.roundTripsMicros().getMinValue());
+    StreamResult unpaced = lateChat(CHAT);
+    assertEquals(0, unpaced.sendLagsMicros().getTotalCount(), "no lag without a pace");
+    assertTrue(unpaced.roundTripsMicros().getMaxValue() < 40_000, "unpaced, a round trip counts from the send");
+  }
+
+  @Test
+  void aPacedStreamWaitsForEachMessagesDueTime() {
+    StreamTally tally = new StreamTally(CHAT.perSecond("chat", 1), "chat", "m", 100);
+    tally.started();
+    assertTrue(tally.mayPipeline(), "the first is due at the opening");
+    tally.sending();
+    assertFalse(tally.mayPipeline(), "the second is due a second later");
+    long wait = tally.nanosUntilDue();
+    assertTrue(wait > 900_000_000L && wait <= 1_000_000_000L, "waits about a second: " + wait);
+  }
+
+  @Test
+  void aPlanRefusesWhatItsKindCannotDo() {
+    StreamPlan watch = StreamPlan.of(StreamTally.Kind.SERVER);
+    assertThrows(IllegalArgumentException.class, () -> watch.perSecond("watch", 10));
+    assertThrows(IllegalArgumentException.class, () -> watch.messages("watch", 10));
+    assertThrows(IllegalArgumentException.class, () -> StreamPlan.of(StreamTally.Kind.CLIENT).echoed("upload"));
+    assertThrows(IllegalArgumentException.class, () -> CHAT.perSecond("chat", 0));
+    assertThrows(IllegalArgumentException.class, () -> CHAT.perSecond("chat", Double.NaN));
+  }
+}
