@@ -17,6 +17,8 @@ import protocols.lab.LoadParams;
 import protocols.lab.Parameters;
 import protocols.lab.RpcFramework;
 import protocols.load.Populations;
+import protocols.load.Warmup;
+import protocols.stats.Level;
 import protocols.rpc.InvocationMode;
 
 /**
@@ -26,7 +28,8 @@ import protocols.rpc.InvocationMode;
  * orders (default 100), sent as fast as the window allows or at {@code -DmessageRate} per stream (round
  * trips then count from each message's due time). Requests are named {@code <framework> chat <n> streams}
  * (and {@code at <r> msg/s}): the µs summary's Streams table puts their messages/s and round-trip
- * percentiles side by side.
+ * percentiles side by side. Before each framework's levels, a warm-up of chats ({@code -Dwarmup}, default
+ * auto: until the streams completed per second are steady).
  */
 public class StreamShootout extends Simulation {
   private final List<EchoRun> runs = new ArrayList<>();
@@ -44,6 +47,18 @@ public class StreamShootout extends Simulation {
     for (RpcFramework<?, ?> framework : running) {
       EchoRun run = EchoRun.start(framework, params, Parameters.TARGET_PREFIX + framework.name(), lab);
       runs.add(run);
+      Warmup.Plan warmup = params.warmup();
+      if (!warmup.skipped()) {
+        // As many chats as the largest level, at most 100: the JIT and the connections warm before level one.
+        int users = Math.min(100, levels.stream().mapToInt(Integer::intValue).max().orElse(1));
+        String name = lab.describe(Level.warmup(framework.name(), InvocationMode.ASYNC));
+        steps.add(scenario(name)
+            .exec(lab.add(Warmup.of(name, warmup)).loop(
+                StreamingDemo.STREAMING.get(framework).chat(name, messages, perSecond),
+                () -> !lab.watch().failingFor(params.maxFailingSeconds())))
+            .injectOpen(atOnceUsers(users))
+            .protocols(run.protocol(InvocationMode.ASYNC), lab.protocol()));
+      }
       for (int streams : levels) {
         String name = framework.name() + " chat " + streams + (streams == 1 ? " stream" : " streams")
             + (perSecond > 0 ? " at " + perSecond + " msg/s" : "");

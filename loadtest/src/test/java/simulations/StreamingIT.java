@@ -65,10 +65,13 @@ class StreamingIT {
   @Test
   void theStreamingShootoutRunsEachLevelOnBothFrameworksInOneCommandAtAPacedRate() throws Exception {
     GatlingProcess.Result run = GatlingProcess.run("StreamShootout",
-        Map.of("duration", "2", "streams", "1,5", "messages", "50", "messageRate", "500"),
+        Map.of("duration", "2", "streams", "1,5", "messages", "50", "messageRate", "500", "warmup", "1"),
         RESULTS.resolve("stream-shootout"), Duration.ofMinutes(3));
     assertEquals(0, run.exitCode(), run.output());
     JsonNode streams = run.summary().get("streams");
+    List<String> warmups = new java.util.ArrayList<>();
+    run.summary().get("run").get("warmups").forEach(w -> warmups.add(w.get("request").asText()));
+    assertEquals(List.of("grpc warm-up (async)", "triple warm-up (async)"), warmups, "a warm-up before each framework");
     for (String name : List.of("grpc chat 1 stream at 500 msg/s", "grpc chat 5 streams at 500 msg/s",
         "triple chat 1 stream at 500 msg/s", "triple chat 5 streams at 500 msg/s")) {
       JsonNode s = streams.get(name);

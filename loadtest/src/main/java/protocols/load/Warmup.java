@@ -67,8 +67,13 @@ public final class Warmup {
    * ever completes.
    */
   public ChainBuilder loop(ActionBuilder call, BooleanSupplier keepGoing) {
+    return loop(exec(call), keepGoing);
+  }
+
+  /** The warm-up loop of a chain that makes one call (e.g. a stream and its checks). */
+  public ChainBuilder loop(ChainBuilder call, BooleanSupplier keepGoing) {
     return asLongAsDuring(session -> goOn() && keepGoing.getAsBoolean(), plan.limit().plusSeconds(1)).on(
-        exec(call).exec(countsOk()));
+        call.exec(countsOk()));
   }
 
   /**
