@@ -74,39 +74,42 @@ class RegistryIT {
   }
 
   @Test
-  void theShootoutRunsAFrameworkDirectAndThroughItsRegistrySideBySide() throws Exception {
-    GatlingProcess.Result run = GatlingProcess.run("RpcShootout", Map.of("frameworks", "ice,grpc",
+  void theShootoutRunsEachFrameworkDirectAndThroughItsRegistrySideBySide() throws Exception {
+    GatlingProcess.Result run = GatlingProcess.run("RpcShootout", Map.of("frameworks", "triple,ice,grpc",
         "discovery", "direct,registry", "levels", "5", "duration", "3", "warmup", "0"),
         RESULTS.resolve("discovery"), LIMIT);
     assertEquals(0, run.exitCode(), run.output());
     JsonNode comparison = new ObjectMapper().readTree(run.runFolder().resolve("comparison.json").toFile());
-    List<String> frameworks = new ArrayList<>();
-    comparison.get("rows").forEach(r -> frameworks.add(r.get("framework").asText()));
-    // gRPC has no registry of its own: direct only.
-    assertEquals(List.of("ice", "ice via icegrid", "grpc"), frameworks);
-    JsonNode pair = comparison.get("discovery").get(0);
-    assertEquals(1, comparison.get("discovery").size(), comparison.get("discovery").toString());
-    assertEquals("icegrid", pair.get("registry").asText());
-    assertTrue(pair.get("directFirstCallMillis").asLong() > 0 && pair.get("registryFirstCallMillis").asLong() > 0,
-        pair.toString());
-    JsonNode row = comparison.get("discoveryRows").get(0);
-    JsonNode direct = comparison.get("rows").get(0);
-    JsonNode via = comparison.get("rows").get(1);
-    assertEquals(direct.get("throughput").asDouble(), row.get("directThroughput").asDouble(), 1e-6);
-    assertEquals(via.get("throughput").asDouble() / direct.get("throughput").asDouble(),
-        row.get("registryVsDirect").asDouble(), 1e-6);
-    // Each way's protocol table: its own servers, its own first call.
-    List<JsonNode> ice = new ArrayList<>();
-    run.summary().get("run").get("protocols").forEach(p -> {
-      if (p.get("framework").asText().equals("ice")) {
-        ice.add(p);
-      }
-    });
-    assertEquals(2, ice.size(), ice.toString());
-    assertTrue(ice.stream().anyMatch(p -> p.has("registry") && p.get("firstCallMillis").asLong()
-        == pair.get("registryFirstCallMillis").asLong()), ice.toString());
-    assertTrue(ice.stream().anyMatch(p -> p.has("target") && p.get("firstCallMillis").asLong()
-        == pair.get("directFirstCallMillis").asLong()), ice.toString());
+    Map<String, JsonNode> rows = new java.util.LinkedHashMap<>();
+    comparison.get("rows").forEach(r -> rows.put(r.get("framework").asText(), r));
+    // gRPC has no registry of its own: direct only. Triple finds its providers in ZooKeeper, as Dubbo does.
+    assertEquals(List.of("triple", "triple via zookeeper", "ice", "ice via icegrid", "grpc"), List.copyOf(rows.keySet()));
+    assertEquals(2, comparison.get("discovery").size(), comparison.get("discovery").toString());
+    for (int i = 0; i < 2; i++) {
+      JsonNode pair = comparison.get("discovery").get(i);
+      String framework = List.of("triple", "ice").get(i);
+      assertEquals(List.of("zookeeper", "icegrid").get(i), pair.get("registry").asText());
+      assertTrue(pair.get("directFirstCallMillis").asLong() > 0 && pair.get("registryFirstCallMillis").asLong() > 0,
+          pair.toString());
+      JsonNode row = comparison.get("discoveryRows").get(i);
+      JsonNode direct = rows.get(framework);
+      JsonNode via = rows.get(framework + " via " + pair.get("registry").asText());
+      assertEquals(direct.get("throughput").asDouble(), row.get("directThroughput").asDouble(), 1e-6);
+      assertEquals(via.get("throughput").asDouble() / direct.get("throughput").asDouble(),
+          row.get("registryVsDirect").asDouble(), 1e-6);
+      // Each way's protocol table: its own servers, its own first call.
+      List<JsonNode> tables = new ArrayList<>();
+      run.summary().get("run").get("protocols").forEach(p -> {
+        if (p.get("framework").asText().equals(framework)) {
+          tables.add(p);
+        }
+      });
+      assertEquals(2, tables.size(), tables.toString());
+      assertTrue(tables.stream().anyMatch(p -> p.has("registry") && p.get("firstCallMillis").asLong()
+          == pair.get("registryFirstCallMillis").asLong()), tables.toString());
+      assertTrue(tables.stream().anyMatch(p -> p.has("target") && p.get("firstCallMillis").asLong()
+          == pair.get("directFirstCallMillis").asLong()), tables.toString());
+    }
     assertTrue(java.nio.file.Files.readString(run.runFolder().resolve("comparison.html")).contains("id=\"discovery\""));
     assertNothingLeft(run);
   }

@@ -158,6 +158,9 @@ public final class DubboClient implements RpcClient {
       reference.setRegistry(config);
       // Interface-level discovery, as the lab's providers register (and as Dubbo 2 did).
       parameters.put("migration.step", "FORCE_INTERFACE");
+      if (triple) {
+        reference.setProtocol("tri"); // only the service's Triple providers
+      }
       reference.setParameters(parameters);
     } else {
       String query = String.join("&", parameters.entrySet().stream().map(e -> e.getKey() + "=" + e.getValue()).toList());

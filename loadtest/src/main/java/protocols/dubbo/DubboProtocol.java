@@ -32,6 +32,13 @@ public final class DubboProtocol extends RpcProtocol<DubboProtocol, DubboClient>
    */
   record Cluster(String loadbalance, String strategy, int retries) {
     static final Cluster DEFAULT = new Cluster("random", "failover", 0);
+
+    /** As the run's protocol table says it. */
+    String describe(RpcSettings settings) {
+      return settings.viaRegistry().isPresent() || settings.targets().size() > 1
+          ? "Dubbo's own: " + strategy + " cluster, " + loadbalance + " load balancer, " + retries + " retries"
+          : "one server";
+    }
   }
 
   DubboProtocol(RpcSettings settings, String serialization) {
@@ -93,9 +100,7 @@ public final class DubboProtocol extends RpcProtocol<DubboProtocol, DubboClient>
 
   @Override
   public String balancing() {
-    return settings().viaRegistry().isPresent() || settings().targets().size() > 1
-        ? "Dubbo's own: " + cluster.strategy() + " cluster, " + cluster.loadbalance() + " load balancer, "
-        + cluster.retries() + " retries" : "one server";
+    return cluster.describe(settings());
   }
 
   @Override

@@ -1,7 +1,9 @@
 package protocols.dubbo;
 
 import java.util.Map;
+import java.util.Set;
 import org.apache.dubbo.config.nested.TripleConfig;
+import protocols.rpc.Registry;
 import protocols.rpc.RpcProtocol;
 import protocols.rpc.RpcProtocolKey;
 import protocols.rpc.RpcSettings;
@@ -20,6 +22,16 @@ public final class TripleProtocol extends RpcProtocol<TripleProtocol, DubboClien
   TripleProtocol(RpcSettings settings) {
     super(settings, new Spec<>(KEY, "triple", DEFAULT_MAX_BODY, TripleProtocol::new,
         (p, loops) -> DubboClient.triple(p.settings(), p.maxMessageBytes())));
+  }
+
+  @Override
+  public Set<Registry.Kind> registries() {
+    return Set.of(Registry.Kind.ZOOKEEPER);
+  }
+
+  @Override
+  public String balancing() {
+    return DubboProtocol.Cluster.DEFAULT.describe(settings());
   }
 
   @Override

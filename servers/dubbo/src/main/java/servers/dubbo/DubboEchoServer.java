@@ -8,14 +8,11 @@ import java.util.List;
 import java.util.Map;
 import contract.SampleOrder;
 import java.util.concurrent.CompletableFuture;
-import org.apache.dubbo.common.URL;
 import org.apache.dubbo.config.ApplicationConfig;
 import org.apache.dubbo.config.ProtocolConfig;
 import org.apache.dubbo.config.RegistryConfig;
 import org.apache.dubbo.config.ServiceConfig;
 import org.apache.dubbo.config.bootstrap.DubboBootstrap;
-import org.apache.dubbo.registry.Registry;
-import org.apache.dubbo.registry.RegistryFactory;
 import org.apache.dubbo.rpc.AsyncContext;
 import org.apache.dubbo.rpc.RpcContext;
 import servers.common.EchoServerMain;
@@ -35,10 +32,6 @@ public final class DubboEchoServer {
   public static final int DEFAULT_PORT = 20880;
   /** Largest request or reply body, Dubbo's own default; a connection declaring more is closed (GuardedCodec). */
   public static final int DEFAULT_PAYLOAD = 8 * 1024 * 1024;
-  /** --registry's default: clients connect directly. */
-  static final String NO_REGISTRY = "none";
-  /** How long the provider waits to connect to its registry before it fails to start. */
-  static final int REGISTRY_TIMEOUT_MILLIS = 5_000;
 
   public static void main(String[] args) {
     EchoServerMain.run("dubbo", args, defaults(DEFAULT_PORT), DubboEchoServer::start);
@@ -51,7 +44,7 @@ public final class DubboEchoServer {
     defaults.put("threads", "200");
     defaults.put("serialization", DubboSerialization.DEFAULT);
     defaults.put("payload", Integer.toString(DEFAULT_PAYLOAD));
-    defaults.put("registry", NO_REGISTRY);
+    defaults.put("registry", ZooKeeperRegistration.NO_REGISTRY);
     return defaults;
   }
 
@@ -59,10 +52,7 @@ public final class DubboEchoServer {
     String serialization = flags.oneOf("serialization", DubboSerialization.SUPPORTED.toArray(String[]::new));
     int threads = flags.intValue("threads", 1, 10_000);
     int payload = flags.intValue("payload", 1024, Integer.MAX_VALUE);
-    String registryAddress = flags.get("registry");
-    if (!registryAddress.equals(NO_REGISTRY) && !registryAddress.matches("zookeeper://[^/?]+:\\d+")) {
-      throw new IllegalArgumentException("--registry must be none or zookeeper://host:port, got '" + registryAddress + "'");
-    }
+    String registryAddress = ZooKeeperRegistration.checked(flags.get("registry"));
     DubboSerialization.secureKryo();
 
     ApplicationConfig application = new ApplicationConfig("dubbo-echo-server");
@@ -92,39 +82,7 @@ public final class DubboEchoServer {
         .protocol(protocol)
         .service(service)
         .start();
-    if (registryAddress.equals(NO_REGISTRY)) {
-      return bootstrap::destroy;
-    }
-    Registry registry;
-    List<URL> registered;
-    try {
-      registry = register(bootstrap, registryAddress, service.getExportedUrls(), host);
-      registered = service.getExportedUrls().stream().map(u -> u.setHost(host)).toList();
-    } catch (RuntimeException e) {
-      bootstrap.destroy();
-      throw e;
-    }
-    return () -> {
-      registered.forEach(registry::unregister);
-      registry.destroy();
-      bootstrap.destroy();
-    };
-  }
-
-  /**
-   * Registers the exported URLs at the address the server binds, through Dubbo's own ZooKeeper
-   * registry: Dubbo's own registration would publish the machine's network address instead, since it
-   * takes any 127.x host (even one given as DUBBO_IP_TO_REGISTRY) for "no host" and looks one up.
-   */
-  private static Registry register(DubboBootstrap bootstrap, String address, List<URL> exported, String host) {
-    URL registryUrl = URL.valueOf(address + "?timeout=" + REGISTRY_TIMEOUT_MILLIS)
-        .setScopeModel(bootstrap.getApplicationModel());
-    Registry registry = bootstrap.getApplicationModel().getExtensionLoader(RegistryFactory.class)
-        .getExtension("zookeeper").getRegistry(registryUrl);
-    for (URL url : exported) {
-      registry.register(url.setHost(host));
-    }
-    return registry;
+    return ZooKeeperRegistration.register(bootstrap, registryAddress, service.getExportedUrls(), host);
   }
 
   static final class Echo implements MobileService {

@@ -31,7 +31,10 @@ import servers.common.ServiceDelay;
  * protoc plugin makes from {@code order.proto}, so a grpc-java client calls it as it calls
  * GrpcEchoServer (service {@code rpcloadlab.MobileService}), unary and streams.
  *
- * <pre>java servers.dubbo.TripleEchoServer [--host 127.0.0.1] [--port 50052] [--threads 200] [--max-message 8388608]</pre>
+ * With {@code --registry zookeeper://host:port} it registers its {@code tri://} URL there (interface-level).
+ *
+ * <pre>java servers.dubbo.TripleEchoServer [--host 127.0.0.1] [--port 50052] [--threads 200] [--max-message 8388608]
+ *     [--registry none|zookeeper://host:port]</pre>
  */
 public final class TripleEchoServer {
 
@@ -43,15 +46,18 @@ public final class TripleEchoServer {
     Map<String, String> defaults = EchoServerMain.commonDefaults(DEFAULT_PORT);
     defaults.put("threads", "200"); // the write-up's pool, as the dubbo protocol's server
     defaults.put("max-message", Integer.toString(DEFAULT_MAX_MESSAGE));
+    defaults.put("registry", ZooKeeperRegistration.NO_REGISTRY);
     EchoServerMain.run("triple", args, defaults, TripleEchoServer::start);
   }
 
   public static EchoServerMain.RunningServer start(ServerFlags flags, String host, int port) {
     int threads = flags.intValue("threads", 1, 10_000);
     int maxMessage = flags.intValue("max-message", 1024, Integer.MAX_VALUE);
+    String registryAddress = ZooKeeperRegistration.checked(flags.get("registry"));
     ApplicationConfig application = new ApplicationConfig("triple-echo-server");
     application.setQosEnable(false);
     application.setSerializeCheckStatus("STRICT");
+    application.setRegisterMode("interface");
 
     ProtocolConfig protocol = new ProtocolConfig("tri", port);
     protocol.setHost(TripleHost.exact(host));
@@ -74,7 +80,8 @@ public final class TripleEchoServer {
         .protocol(protocol)
         .service(service)
         .start();
-    return bootstrap::destroy;
+    // Registered as the server binds: 127.0.0.1 as the number Dubbo's consumer keeps (TripleHost).
+    return ZooKeeperRegistration.register(bootstrap, registryAddress, service.getExportedUrls(), TripleHost.exact(host));
   }
 
   /**
