@@ -18,7 +18,7 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The main classes' layers, bottom to top, each using only those below it: the Gatling plugin a user
- * imports (protocols.rpc and each framework's DSL), recording (stats), load shapes and analysis
+ * imports (protocols.rpc and each framework's DSL), recording (stats, live), load shapes and analysis
  * (load), reports, the lab (lab, frameworks, each framework's lab package), and on top the shootout,
  * the nightly run and the merge. See docs/architecture.md.
  */
@@ -28,7 +28,8 @@ class LayersTest {
   static final String[] PLUGIN = {"protocols.rpc..", "protocols.dubbo", "protocols.thrift", "protocols.grpc",
       "protocols.ice", "protocols.netty"};
   static final String[] BELOW_THE_LAB = {"protocols.rpc..", "protocols.dubbo", "protocols.thrift", "protocols.grpc",
-      "protocols.ice", "protocols.netty", "protocols.stats..", "protocols.load..", "protocols.report.."};
+      "protocols.ice", "protocols.netty", "protocols.stats..", "protocols.live..", "protocols.load..",
+      "protocols.report.."};
 
   private static JavaClasses main;
 
@@ -42,7 +43,7 @@ class LayersTest {
   static ArchRule layers() {
     return layeredArchitecture().consideringOnlyDependenciesInLayers()
         .layer("Plugin").definedBy(PLUGIN)
-        .layer("Recording").definedBy("protocols.stats..")
+        .layer("Recording").definedBy("protocols.stats..", "protocols.live..")
         .layer("Load").definedBy("protocols.load..")
         .layer("Reports").definedBy("protocols.report..")
         .layer("Lab").definedBy("protocols.lab..", "protocols.frameworks..", "protocols.*.lab..")

@@ -16,6 +16,7 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.Supplier;
+import protocols.live.LiveMetrics;
 import protocols.load.FailureWatch;
 import protocols.load.FaultWindows;
 import protocols.load.SummaryListener;
@@ -64,11 +65,15 @@ public final class LabRun implements RunObserver {
   }
   private final ExitStatus exit = new ExitStatus();
   private final RpcRun protocol = RpcRun.observedBy(this::attach);
+  private final LiveSettings liveSettings;
   private RunReport report;
+  /** The figures shown while the run goes (-Dmetrics.port, -Dlive), from its first action on; else null. */
+  private volatile LiveMetrics live;
 
   /** A run with the -D parameters {@code params} (what its summary says it ran with). */
   public LabRun(LoadParams params) {
     this.params = params;
+    this.liveSettings = LiveSettings.of(params);
   }
 
   /**
@@ -89,8 +94,26 @@ public final class LabRun implements RunObserver {
           + " (neither the simulation.log Gatling holds open, in /proc, nor a new run folder under Gatling's -rf):"
           + " the µs report would have nowhere to go", new IllegalStateException()));
       report = RunReport.start(this, folder);
+      if (liveSettings.any()) {
+        RunReport started = report;
+        try {
+          live = new LiveMetrics(liveSettings.host(), liveSettings.port(), liveSettings.consoleSeconds(), System.out,
+              recorder::level, this::soleFramework, started::recentCpu);
+        } catch (IllegalArgumentException e) {
+          throw ExitStatus.exitNow(e.getMessage(), e);
+        }
+        if (live.port() > 0) {
+          System.out.println("metrics: http://" + liveSettings.host() + ":" + live.port() + "/metrics");
+        }
+      }
     }
     return this;
+  }
+
+  /** The framework of a run of one, for request names that do not say theirs; else empty. */
+  private String soleFramework() {
+    List<String> names = protocols.stream().map(p -> String.valueOf(p.getValue().get("framework"))).distinct().toList();
+    return names.size() == 1 ? names.get(0) : "";
   }
 
   /** Names a level: its request name, and what it is, kept with its figures. */
@@ -183,6 +206,10 @@ public final class LabRun implements RunObserver {
   @Override
   public void started(String name, long startNanos) {
     recorder.started(name, startNanos);
+    LiveMetrics l = live;
+    if (l != null) {
+      l.started(name);
+    }
   }
 
   @Override
@@ -194,6 +221,10 @@ public final class LabRun implements RunObserver {
       recorder.record(name, startNanos, endNanos, failure);
     }
     watch.completed(request, name, startNanos, endNanos, failure == null);
+    LiveMetrics l = live;
+    if (l != null) {
+      l.completed(name, intendedNanos, startNanos, endNanos, failure, open);
+    }
   }
 
   @Override
@@ -204,11 +235,19 @@ public final class LabRun implements RunObserver {
   @Override
   public void openLevel(String name, double rate, int maxInFlight, long startNanos) {
     recorder.declareOpen(name, rate, maxInFlight, startNanos);
+    LiveMetrics l = live;
+    if (l != null) {
+      l.openLevel(name, rate);
+    }
   }
 
   @Override
   public void dropped(String name, long dueNanos) {
     recorder.recordDropped(name, dueNanos);
+    LiveMetrics l = live;
+    if (l != null) {
+      l.dropped(name);
+    }
   }
 
   @Override
@@ -264,6 +303,20 @@ public final class LabRun implements RunObserver {
   public synchronized void end() {
     if (report != null) {
       report.end();
+    }
+    LiveMetrics l = live;
+    if (l != null) {
+      if (liveSettings.lingerSeconds() > 0) {
+        // The last calls reach Prometheus only if it scrapes once more: keep serving a little while.
+        System.out.println("metrics: serving the run's final figures for " + liveSettings.lingerSeconds()
+            + " s more (-Dmetrics.linger)");
+        try {
+          Thread.sleep(liveSettings.lingerSeconds() * 1_000L);
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+        }
+      }
+      l.close();
     }
   }
 }

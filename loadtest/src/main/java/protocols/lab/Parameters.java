@@ -76,6 +76,10 @@ public final class Parameters {
       new Param("orderNameChars", "unset", RUNS),
       new Param("maxMessageBytes", "unset", CLIENTS),
       new Param("serverDelayUs", "unset", CLIENTS),
+      new Param("metrics.port", "unset", CLIENTS),
+      new Param("metrics.host", LiveSettings.DEFAULT_HOST, CLIENTS),
+      new Param("metrics.linger", Integer.toString(LiveSettings.DEFAULT_LINGER_SECONDS), CLIENTS),
+      new Param("live", "1 (0 when CI is set)", CLIENTS),
       new Param("frameworks", "all", EnumSet.of(Use.SHOOTOUT, Use.DEMO, Use.STREAMS)),
       new Param("plain", "false", EnumSet.of(Use.SHOOTOUT)),
       new Param("discovery", "unset", EnumSet.of(Use.SHOOTOUT)),
@@ -103,7 +107,7 @@ public final class Parameters {
   public static final String TARGET_PREFIX = "target.";
   /** Dotted names the lab owns (the frameworks' own, {@code target.<framework>}); other dotted names are the JVM's, Maven's or Gatling's. */
   private static final List<String> OWN_PREFIXES = List.of(TARGET_PREFIX, "thrift.", "dubbo.", "grpc.", "ice.",
-      "netty.");
+      "netty.", "metrics.");
   /** Names set by the lab for its own JVMs. */
   private static final Set<String> INTERNAL = Set.of("plain.framework", "plain.out", CpuSampler.PEERS_OF);
 

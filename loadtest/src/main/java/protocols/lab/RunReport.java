@@ -46,6 +46,12 @@ final class RunReport {
     return report;
   }
 
+  /** The machine's CPU shares over the last 10 s, while the run goes. */
+  Optional<CpuSampler.Shares> recentCpu() {
+    long now = System.nanoTime();
+    return cpu.flatMap(c -> c.between(now - 10_000_000_000L, now));
+  }
+
   /** The run is over: writes everything, once. */
   void end() {
     try {

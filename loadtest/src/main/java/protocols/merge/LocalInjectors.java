@@ -40,7 +40,7 @@ public final class LocalInjectors {
       "Validity:");
   /** Parameters this JVM sets for each injector, or keeps for itself. */
   private static final Set<String> NOT_PASSED = Set.of("injectors", "injector", "startAt", "startDelay", "target",
-      "serverDelayUs");
+      "serverDelayUs", "metrics.port");
   private static final Duration STOP_GRACE = Duration.ofSeconds(60);
 
   private LocalInjectors() {}
@@ -102,12 +102,16 @@ public final class LocalInjectors {
       }
     }, "injectors-stop");
     Runtime.getRuntime().addShutdownHook(stopOnExit);
+    int metricsPort = params.intParam("metrics.port", 0, 1, 65_535 - n);
     for (int i = 0; i < n; i++) {
       List<String> options = new ArrayList<>(inheritedOptions());
       options.add("-Dinjector=" + i + "/" + n);
       options.add("-DstartAt=" + startAt.toEpochMilli());
       options.add("-Dtarget=" + server.target());
       options.add("-D" + CpuSampler.PEERS_OF + "=" + ProcessHandle.current().pid());
+      if (metricsPort > 0) {
+        options.add("-Dmetrics.port=" + (metricsPort + i)); // one endpoint each, on consecutive ports
+      }
       Path results = root.resolve("injector-" + i);
       Files.createDirectories(results);
       List<String> args = new ArrayList<>(List.of("-s", simulationClass, "-rf", results.toAbsolutePath().toString()));

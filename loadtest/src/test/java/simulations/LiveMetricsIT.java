@@ -1,0 +1,97 @@
+package simulations;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.IOException;
+import java.net.ServerSocket;
+import java.net.URI;
+import java.net.URLEncoder;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.Paths;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The injector's Prometheus endpoint scraped by a real Prometheus (Debian's, which .ci/run installs),
+ * on loopback: what Prometheus stored for each request agrees with the run's rpc-summary.json.
+ */
+class LiveMetricsIT {
+  private static final Path RESULTS = Paths.get("target", "it-results", "live-metrics");
+  private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+
+  private static int freePort() throws IOException {
+    try (ServerSocket s = new ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
+      return s.getLocalPort();
+    }
+  }
+
+  @Test
+  void prometheusScrapesTheInjectorAndItsCountersAgreeWithTheRunsSummary() throws Exception {
+    int metricsPort = freePort();
+    int prometheusPort = freePort();
+    Path dir = Files.createDirectories(RESULTS.resolve("prometheus").toAbsolutePath());
+    Path config = dir.resolve("prometheus.yml");
+    Files.writeString(config, String.join("\n",
+        "global:",
+        "  scrape_interval: 1s",
+        "  scrape_timeout: 1s",
+        "scrape_configs:",
+        "  - job_name: rpc-load-lab",
+        "    static_configs:",
+        "      - targets: ['127.0.0.1:" + metricsPort + "']",
+        ""));
+    Process prometheus = new ProcessBuilder("prometheus", "--config.file=" + config,
+        "--storage.tsdb.path=" + dir.resolve("data"), "--web.listen-address=127.0.0.1:" + prometheusPort)
+        .redirectErrorStream(true).redirectOutput(dir.resolve("prometheus.log").toFile()).start();
+    try {
+      GatlingProcess.Result run = GatlingProcess.run("DubboEcho", Map.of("levels", "2,5", "duration", "4",
+          "warmup", "1", "metrics.port", Integer.toString(metricsPort), "metrics.linger", "3", "live", "1"),
+          RESULTS.resolve("run"), Duration.ofMinutes(3));
+      assertEquals(0, run.exitCode(), run.output());
+      assertTrue(run.output().contains("metrics: http://127.0.0.1:" + metricsPort + "/metrics"), run.output());
+      assertTrue(run.output().matches("(?s).*\nlive \\d+ s \\| echo 5 clients \\(async\\): \\d+ calls/s, p50 .*"),
+          "a console line a second: " + run.output());
+      // Counters only grow, so the largest value Prometheus stored is the last it scraped; the endpoint
+      // stayed up 3 scrape intervals after the run (-Dmetrics.linger), so that is the run's final count.
+      JsonNode result = query("max_over_time(rpc_calls_total[10m])", prometheusPort);
+      Map<String, Long> scraped = new HashMap<>();
+      for (JsonNode series : result) {
+        String request = series.get("metric").get("request").asText();
+        assertEquals("dubbo", series.get("metric").get("framework").asText(), series.toString());
+        scraped.merge(request, Math.round(series.get("value").get(1).asDouble()), Long::sum);
+      }
+      JsonNode requests = run.summary().get("requests");
+      assertEquals(requests.size(), scraped.size(), "every request scraped: " + scraped);
+      requests.fields().forEachRemaining(e -> assertEquals(e.getValue().get("count").asLong(),
+          scraped.get(e.getKey()), e.getKey() + ": Prometheus against rpc-summary.json"));
+      JsonNode p99 = query("max_over_time(rpc_latency_recent_seconds{quantile=\"0.99\",level=\"5 clients\"}[10m])",
+          prometheusPort);
+      assertEquals(1, p99.size(), p99.toString());
+      assertTrue(p99.get(0).get("value").get(1).asDouble() > 0, "a recent p99 was served: " + p99);
+    } finally {
+      prometheus.destroy();
+      prometheus.waitFor();
+    }
+  }
+
+  /** The result of an instant query through Prometheus' HTTP API. */
+  private static JsonNode query(String promql, int port) throws Exception {
+    HttpResponse<String> response = HTTP.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port
+        + "/api/v1/query?query=" + URLEncoder.encode(promql, StandardCharsets.UTF_8)))
+        .timeout(Duration.ofSeconds(10)).build(), HttpResponse.BodyHandlers.ofString());
+    assertEquals(200, response.statusCode(), response.body());
+    JsonNode body = new ObjectMapper().readTree(response.body());
+    assertEquals("success", body.get("status").asText(), response.body());
+    return body.get("data").get("result");
+  }
+}
