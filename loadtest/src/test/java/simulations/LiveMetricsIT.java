@@ -38,6 +38,7 @@ class LiveMetricsIT {
   @Test
   void prometheusScrapesTheInjectorAndItsCountersAgreeWithTheRunsSummary() throws Exception {
     int metricsPort = freePort();
+    int serverMetricsPort = freePort();
     int prometheusPort = freePort();
     Path dir = Files.createDirectories(RESULTS.resolve("prometheus").toAbsolutePath());
     Path config = dir.resolve("prometheus.yml");
@@ -48,14 +49,15 @@ class LiveMetricsIT {
         "scrape_configs:",
         "  - job_name: rpc-load-lab",
         "    static_configs:",
-        "      - targets: ['127.0.0.1:" + metricsPort + "']",
+        "      - targets: ['127.0.0.1:" + metricsPort + "', '127.0.0.1:" + serverMetricsPort + "']",
         ""));
     Process prometheus = new ProcessBuilder("prometheus", "--config.file=" + config,
         "--storage.tsdb.path=" + dir.resolve("data"), "--web.listen-address=127.0.0.1:" + prometheusPort)
         .redirectErrorStream(true).redirectOutput(dir.resolve("prometheus.log").toFile()).start();
     try {
-      GatlingProcess.Result run = GatlingProcess.run("DubboEcho", Map.of("levels", "2,5", "duration", "4",
-          "warmup", "1", "metrics.port", Integer.toString(metricsPort), "metrics.linger", "3", "live", "1"),
+      GatlingProcess.Result run = GatlingProcess.run("DubboEcho", Map.of("levels", "2,5", "rates", "300",
+          "duration", "4", "warmup", "1", "metrics.port", Integer.toString(metricsPort), "metrics.serverPort",
+          Integer.toString(serverMetricsPort), "metrics.linger", "3", "live", "1"),
           RESULTS.resolve("run"), Duration.ofMinutes(3));
       assertEquals(0, run.exitCode(), run.output());
       assertTrue(run.output().contains("metrics: http://127.0.0.1:" + metricsPort + "/metrics"), run.output());
@@ -78,16 +80,41 @@ class LiveMetricsIT {
           prometheusPort);
       assertEquals(1, p99.size(), p99.toString());
       assertTrue(p99.get(0).get("value").get(1).asDouble() > 0, "a recent p99 was served: " + p99);
+      // The embedded server's own endpoint: every call it served (the run's, and the probe's echo).
+      long served = Math.round(query("max_over_time(echo_server_calls_total{framework=\"dubbo\"}[10m])",
+          prometheusPort).get(0).get("value").get(1).asDouble());
+      assertEquals(scraped.values().stream().mapToLong(Long::longValue).sum() + 1, served,
+          "the server's own count against the injector's");
+      // Every query of the Grafana dashboard, at a moment of the rate level: valid PromQL, and data.
+      JsonNode level = requests.get("echo 300 calls/s (async)");
+      long at = (level.get("startEpochMillis").asLong() + 3_000) / 1_000;
+      JsonNode dashboard = new ObjectMapper().readTree(Paths.get("..", "deploy", "grafana", "rpc-load-lab.json").toFile());
+      int queries = 0;
+      for (JsonNode panel : dashboard.get("panels")) {
+        for (JsonNode target : panel.path("targets")) {
+          String expr = target.get("expr").asText().replace("$__rate_interval", "10s").replace("$framework", ".*");
+          JsonNode data = query(expr, prometheusPort, at);
+          assertTrue(data.size() > 0, panel.get("title").asText() + ": no data for " + expr);
+          queries++;
+        }
+      }
+      assertTrue(queries >= 10, queries + " dashboard queries");
     } finally {
       prometheus.destroy();
       prometheus.waitFor();
     }
   }
 
-  /** The result of an instant query through Prometheus' HTTP API. */
+  /** The result of an instant query through Prometheus' HTTP API, now. */
   private static JsonNode query(String promql, int port) throws Exception {
+    return query(promql, port, 0);
+  }
+
+  /** The same at {@code epochSeconds} (0: now). */
+  private static JsonNode query(String promql, int port, long epochSeconds) throws Exception {
     HttpResponse<String> response = HTTP.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port
-        + "/api/v1/query?query=" + URLEncoder.encode(promql, StandardCharsets.UTF_8)))
+        + "/api/v1/query?query=" + URLEncoder.encode(promql, StandardCharsets.UTF_8)
+        + (epochSeconds > 0 ? "&time=" + epochSeconds : "")))
         .timeout(Duration.ofSeconds(10)).build(), HttpResponse.BodyHandlers.ofString());
     assertEquals(200, response.statusCode(), response.body());
     JsonNode body = new ObjectMapper().readTree(response.body());

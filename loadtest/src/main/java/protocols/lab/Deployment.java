@@ -62,18 +62,23 @@ final class Deployment implements AutoCloseable, Faults.Targets {
   private final RegistryServer started;
   private final Registry registry;
   private final List<EmbeddedServer> providers;
+  /** Each provider's metrics port (--metrics-port), 0 where it serves none. */
+  private final List<Integer> metricsPorts;
 
-  private Deployment(RegistryServer started, Registry registry, List<EmbeddedServer> providers) {
+  private Deployment(RegistryServer started, Registry registry, List<EmbeddedServer> providers,
+                     List<Integer> metricsPorts) {
     this.started = started;
     this.registry = registry;
     this.providers = List.copyOf(providers);
+    this.metricsPorts = List.copyOf(metricsPorts);
   }
 
   /**
    * Starts what {@code plan} asks for: the registry first (unless it is there already), then the
    * providers, each told the registry's address. Fails in one line, leaving nothing running.
    */
-  static Deployment start(Plan plan, String framework, String mainClass, List<String> serverArgs) {
+  static Deployment start(Plan plan, String framework, String mainClass, List<String> serverArgs,
+                          java.util.function.IntSupplier metricsPorts) {
     RegistryServer started = null;
     Registry registry = null;
     if (plan.registry() != null) {
@@ -90,15 +95,22 @@ final class Deployment implements AutoCloseable, Faults.Targets {
       args.addAll(List.of("--registry", registry.toString()));
     }
     List<EmbeddedServer> providers = new ArrayList<>();
+    List<Integer> ports = new ArrayList<>();
     try {
       for (int i = 0; i < plan.providers(); i++) {
-        providers.add(EmbeddedServer.start(framework, mainClass, args));
+        int metricsPort = metricsPorts.getAsInt();
+        List<String> own = new ArrayList<>(args);
+        if (metricsPort > 0) {
+          own.addAll(List.of("--metrics-port", Integer.toString(metricsPort)));
+        }
+        providers.add(EmbeddedServer.start(framework, mainClass, own));
+        ports.add(metricsPort);
       }
     } catch (RuntimeException e) {
-      new Deployment(started, registry, providers).close();
+      new Deployment(started, registry, providers, ports).close();
       throw e;
     }
-    return new Deployment(started, registry, providers);
+    return new Deployment(started, registry, providers, ports);
   }
 
   /** The providers' addresses, in order (provider 1 first). */
@@ -178,6 +190,9 @@ final class Deployment implements AutoCloseable, Faults.Targets {
       p.put("provider", i + 1);
       p.put("address", providers.get(i).address().toString());
       p.put("served", providers.get(i).served());
+      if (metricsPorts.get(i) > 0) {
+        p.put("metrics", "http://" + providers.get(i).address().host() + ":" + metricsPorts.get(i) + "/metrics");
+      }
       out.add(p);
     }
     return out;

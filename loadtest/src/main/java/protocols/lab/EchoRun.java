@@ -121,7 +121,8 @@ public final class EchoRun {
             ? "; -Dproviders alone spreads its calls over several providers" : ""));
       }
     });
-    Deployment deployment = Deployment.start(plan, framework.name(), framework.serverMainClass(), args);
+    Deployment deployment = Deployment.start(plan, framework.name(), framework.serverMainClass(), args,
+        run::nextServerMetricsPort);
     Endpoints endpoints = new Endpoints(deployment.addresses(), deployment.registry().orElse(null));
     long start;
     try {

@@ -66,6 +66,7 @@ public final class LabRun implements RunObserver {
   private final ExitStatus exit = new ExitStatus();
   private final RpcRun protocol = RpcRun.observedBy(this::attach);
   private final LiveSettings liveSettings;
+  private int serversWithMetrics;
   private RunReport report;
   /** The figures shown while the run goes (-Dmetrics.port, -Dlive), from its first action on; else null. */
   private volatile LiveMetrics live;
@@ -108,6 +109,11 @@ public final class LabRun implements RunObserver {
       }
     }
     return this;
+  }
+
+  /** The port of the next embedded server's metrics (-Dmetrics.serverPort, then each next one); 0 for none. */
+  synchronized int nextServerMetricsPort() {
+    return liveSettings.serverPort() == 0 ? 0 : liveSettings.serverPort() + serversWithMetrics++;
   }
 
   /** The framework of a run of one, for request names that do not say theirs; else empty. */

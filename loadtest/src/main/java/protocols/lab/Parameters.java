@@ -78,6 +78,7 @@ public final class Parameters {
       new Param("serverDelayUs", "unset", CLIENTS),
       new Param("metrics.port", "unset", CLIENTS),
       new Param("metrics.host", LiveSettings.DEFAULT_HOST, CLIENTS),
+      new Param("metrics.serverPort", "unset", RUNS),
       new Param("metrics.linger", Integer.toString(LiveSettings.DEFAULT_LINGER_SECONDS), CLIENTS),
       new Param("live", "1 (0 when CI is set)", CLIENTS),
       new Param("frameworks", "all", EnumSet.of(Use.SHOOTOUT, Use.DEMO, Use.STREAMS)),

@@ -1,9 +1,12 @@
 package protocols.live;
 
-import io.prometheus.metrics.core.metrics.Counter;
-import io.prometheus.metrics.core.metrics.Gauge;
+import io.prometheus.metrics.core.metrics.CounterWithCallback;
 import io.prometheus.metrics.core.metrics.GaugeWithCallback;
-import io.prometheus.metrics.core.metrics.Histogram;
+import io.prometheus.metrics.model.registry.Collector;
+import io.prometheus.metrics.model.snapshots.ClassicHistogramBuckets;
+import io.prometheus.metrics.model.snapshots.HistogramSnapshot;
+import io.prometheus.metrics.model.snapshots.Labels;
+import io.prometheus.metrics.model.snapshots.MetricSnapshot;
 import io.prometheus.metrics.exporter.httpserver.HTTPServer;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import java.io.IOException;
@@ -30,7 +33,9 @@ import protocols.stats.Numbers;
  * and level as labels: calls by outcome, calls in flight, latency (a classic histogram, seconds, and
  * p50/p99/p99.9 of the last 10 s from HdrHistograms), an open level's offered rate, dropped calls and
  * send lag, whether the level is running, and the CPU shares the run report shows. Told every call
- * by the run's observer, on the users' event loops: nothing here blocks them.
+ * by the run's observer, on the users' event loops: a call only adds to its request's {@link Window};
+ * Prometheus' figures are made from the windows when it scrapes (the histograms as of the last whole
+ * second).
  */
 public final class LiveMetrics implements AutoCloseable {
   /** The latency buckets, seconds: 50 µs to 10 s, about two per factor of 2.5, for calls of 50 µs and up. */
@@ -44,13 +49,6 @@ public final class LiveMetrics implements AutoCloseable {
   private final Function<String, Level> levels;
   private final Supplier<String> soleFramework;
   private final Map<String, Window> windows = new ConcurrentHashMap<>();
-  private final Counter calls;
-  private final Gauge inFlight;
-  private final Histogram latency;
-  private final Histogram sendLag;
-  private final Gauge offered;
-  private final Counter dropped;
-  private final Gauge running;
   private final ScheduledExecutorService ticker;
   private final ExecutorService httpThreads;
   private final HTTPServer server;
@@ -71,34 +69,42 @@ public final class LiveMetrics implements AutoCloseable {
     this.soleFramework = soleFramework;
     this.consoleSeconds = consoleSeconds;
     this.console = console;
-    calls = Counter.builder().name("rpc_calls_total").help("Calls completed, by outcome (ok or ko)")
-        .labelNames("request", "framework", "mode", "level", "outcome").register(registry);
-    inFlight = Gauge.builder().name("rpc_calls_in_flight").help("Calls sent and not yet completed")
-        .labelNames(LABELS).register(registry);
-    latency = Histogram.builder().name("rpc_latency_seconds")
-        .help("Latency of OK calls, from the intended send time in open-model levels").labelNames(LABELS)
-        .classicOnly().classicUpperBounds(BUCKETS).register(registry);
-    sendLag = Histogram.builder().name("rpc_send_lag_seconds")
-        .help("Open-model levels: how late each call was sent after it was due").labelNames(LABELS)
-        .classicOnly().classicUpperBounds(BUCKETS).register(registry);
-    offered = Gauge.builder().name("rpc_offered_rate").help("Open-model levels: calls per second offered")
-        .labelNames(LABELS).register(registry);
-    dropped = Counter.builder().name("rpc_dropped_calls_total")
-        .help("Open-model levels: calls due but not sent (the cap on calls in flight was reached)")
-        .labelNames(LABELS).register(registry);
-    running = Gauge.builder().name("rpc_level_running").help("1 while the level has calls in flight or just made")
-        .labelNames(LABELS).register(registry);
+    CounterWithCallback.builder().name("rpc_calls_total").help("Calls completed, by outcome (ok or ko)")
+        .labelNames("request", "framework", "mode", "level", "outcome")
+        .callback(cb -> windows.values().forEach(w -> {
+          cb.call(w.okCalls.sum(), with(w.labels, "ok"));
+          cb.call(w.koCalls.sum(), with(w.labels, "ko"));
+        })).register(registry);
+    GaugeWithCallback.builder().name("rpc_calls_in_flight").help("Calls sent and not yet completed")
+        .labelNames(LABELS).callback(cb -> windows.values().forEach(w -> cb.call(w.inFlight.sum(), w.labels)))
+        .register(registry);
+    registry.register(histogram("rpc_latency_seconds",
+        "Latency of OK calls, from the intended send time in open-model levels", Window::latencyTotal));
+    registry.register(histogram("rpc_send_lag_seconds",
+        "Open-model levels: how late each call was sent after it was due", Window::sendLagTotal));
     GaugeWithCallback.builder().name("rpc_latency_recent_seconds")
         .help("Latency percentiles of the OK calls of the last " + Window.SECONDS + " s (HdrHistogram)")
         .labelNames("request", "framework", "mode", "level", "quantile")
-        .callback(cb -> windows.forEach((name, w) -> {
+        .callback(cb -> windows.values().forEach(w -> {
           org.HdrHistogram.Histogram recent = w.recent();
           if (recent.getTotalCount() > 0) {
-            for (Map.Entry<String, Double> q : QUANTILES.entrySet()) {
-              cb.call(recent.getValueAtPercentile(q.getValue()) / 1e6, with(w.labels, q.getKey()));
-            }
+            QUANTILES.forEach((label, percentile) ->
+                cb.call(recent.getValueAtPercentile(percentile) / 1e6, with(w.labels, label)));
           }
         })).register(registry);
+    GaugeWithCallback.builder().name("rpc_offered_rate").help("Open-model levels: calls per second offered")
+        .labelNames(LABELS).callback(cb -> windows.values().forEach(w -> {
+          if (!Double.isNaN(w.offeredRate)) {
+            cb.call(w.offeredRate, w.labels);
+          }
+        })).register(registry);
+    CounterWithCallback.builder().name("rpc_dropped_calls_total")
+        .help("Open-model levels: calls due but not sent (the cap on calls in flight was reached)")
+        .labelNames(LABELS).callback(cb -> windows.values().forEach(w -> cb.call(w.dropped.sum(), w.labels)))
+        .register(registry);
+    GaugeWithCallback.builder().name("rpc_level_running").help("1 while the level has calls in flight or just made")
+        .labelNames(LABELS).callback(cb -> windows.values().forEach(w -> cb.call(w.running ? 1 : 0, w.labels)))
+        .register(registry);
     GaugeWithCallback.builder().name("rpc_cpu_share")
         .help("Share of the machine's CPU over the last " + Window.SECONDS + " s: this injector, its servers, the rest")
         .labelNames("process")
@@ -127,6 +133,31 @@ public final class LiveMetrics implements AutoCloseable {
     }
   }
 
+  /** A classic histogram in seconds of each window's µs HdrHistogram, made when scraped. */
+  private Collector histogram(String name, String help, Function<Window, org.HdrHistogram.Histogram> of) {
+    return () -> {
+      HistogramSnapshot.Builder snapshot = HistogramSnapshot.builder().name(name).help(help);
+      for (Window w : windows.values()) {
+        org.HdrHistogram.Histogram h = of.apply(w);
+        double[] bounds = java.util.Arrays.copyOf(BUCKETS, BUCKETS.length + 1);
+        bounds[BUCKETS.length] = Double.POSITIVE_INFINITY;
+        long[] counts = new long[bounds.length];
+        long below = 0;
+        for (int i = 0; i < BUCKETS.length; i++) {
+          long upTo = h.getTotalCount() == 0 ? 0 : h.getCountBetweenValues(0, (long) (BUCKETS[i] * 1e6));
+          counts[i] = upTo - below;
+          below = upTo;
+        }
+        counts[BUCKETS.length] = h.getTotalCount() - below;
+        snapshot.dataPoint(HistogramSnapshot.HistogramDataPointSnapshot.builder()
+            .classicHistogramBuckets(ClassicHistogramBuckets.of(bounds, counts))
+            .sum(h.getMean() * h.getTotalCount() / 1e6)
+            .labels(Labels.of(LABELS, w.labels)).build());
+      }
+      return snapshot.build();
+    };
+  }
+
   private static Thread daemon(Runnable r, String name) {
     Thread t = new Thread(r, name);
     t.setDaemon(true);
@@ -150,13 +181,7 @@ public final class LiveMetrics implements AutoCloseable {
 
   private Window window(String name) {
     Window w = windows.get(name);
-    return w != null ? w : windows.computeIfAbsent(name, n -> {
-      String[] labels = labels(n);
-      // Each series' data points looked up once: a lookup per call would cost more than the call's figures.
-      return new Window(labels, new Window.Points(calls.labelValues(with(labels, "ok")),
-          calls.labelValues(with(labels, "ko")), inFlight.labelValues(labels), latency.labelValues(labels),
-          sendLag.labelValues(labels), running.labelValues(labels)));
-    });
+    return w != null ? w : windows.computeIfAbsent(name, n -> new Window(labels(n)));
   }
 
   /** The request's labels: its name, and its framework, mode and level as its namer described it. */
@@ -173,42 +198,36 @@ public final class LiveMetrics implements AutoCloseable {
   public void started(String name) {
     Window w = window(name);
     w.inFlight.increment();
-    w.points.inFlight().inc();
     if (!w.running) {
       w.running = true;
-      w.points.running().set(1);
     }
   }
 
   public void completed(String name, long intendedNanos, long startNanos, long endNanos, String failure, boolean open) {
     Window w = window(name);
     w.inFlight.decrement();
-    w.points.inFlight().dec();
     w.lastCall = endNanos;
     if (failure != null) {
-      w.ko.increment();
-      w.points.ko().inc();
+      w.koCalls.increment();
       return;
     }
-    long micros = Math.max(0, (endNanos - intendedNanos) / 1_000);
-    w.ok.recordValue(micros);
-    w.points.ok().inc();
-    w.points.latency().observe(micros / 1e6);
+    w.latencies.recordValue(Math.max(0, (endNanos - intendedNanos) / 1_000));
+    w.okCalls.increment();
     if (open) {
-      w.points.sendLag().observe(Math.max(0, startNanos - intendedNanos) / 1e9);
+      w.sendLags.recordValue(Math.max(0, (startNanos - intendedNanos) / 1_000));
     }
   }
 
   public void openLevel(String name, double rate) {
-    offered.labelValues(window(name).labels).set(rate);
+    window(name).offeredRate = rate;
   }
 
   public void dropped(String name) {
-    dropped.labelValues(window(name).labels).inc();
+    window(name).dropped.increment();
   }
 
   /** Each second: rolls the windows, marks levels no longer running, and prints the console line when due. */
-  private void tick() {
+  void tick() {
     try {
       long now = System.nanoTime();
       List<String> lines = new ArrayList<>();
@@ -219,7 +238,6 @@ public final class LiveMetrics implements AutoCloseable {
         w.roll();
         if (w.running && w.inFlight.sum() == 0 && now - w.lastCall > 1_000_000_000L) {
           w.running = false;
-          w.points.running().set(0);
         }
         if (print) {
           Window.Interval last = w.last(consoleSeconds);

@@ -1,17 +1,16 @@
 package protocols.live;
 
-import io.prometheus.metrics.core.datapoints.CounterDataPoint;
-import io.prometheus.metrics.core.datapoints.DistributionDataPoint;
-import io.prometheus.metrics.core.datapoints.GaugeDataPoint;
 import java.util.ArrayDeque;
 import java.util.concurrent.atomic.LongAdder;
 import org.HdrHistogram.Histogram;
 import org.HdrHistogram.Recorder;
 
 /**
- * One request name's last {@link #SECONDS} seconds, a second at a time: its OK latencies (µs, from an
- * HdrHistogram {@link Recorder}, which its writers never wait for) and KO counts, and what it has in
- * flight now. The ticker rolls it each second; the scrape and the console read the closed seconds.
+ * One request name's figures as they come: counts of OK and KO calls and of calls in flight
+ * ({@link LongAdder}s), and OK latencies and send lags in µs (HdrHistogram {@link Recorder}s, which
+ * their writers never wait for). Each second the ticker closes the second: its latencies go into the
+ * run's totals and into the last {@link #SECONDS} seconds kept for recent percentiles and the console.
+ * Nothing here is Prometheus': a scrape reads these, so a call costs the same with no one scraping.
  */
 final class Window {
   static final int SECONDS = 10;
@@ -20,28 +19,33 @@ final class Window {
   record Interval(Histogram ok, long ko, int seconds) {
   }
 
-  /** Its Prometheus series. */
-  record Points(CounterDataPoint ok, CounterDataPoint ko, GaugeDataPoint inFlight, DistributionDataPoint latency,
-                DistributionDataPoint sendLag, GaugeDataPoint running) {
-  }
-
   final String[] labels;
-  final Points points;
-  final Recorder ok = new Recorder(3);
-  final LongAdder ko = new LongAdder();
+  final LongAdder okCalls = new LongAdder();
+  final LongAdder koCalls = new LongAdder();
   final LongAdder inFlight = new LongAdder();
+  final LongAdder dropped = new LongAdder();
+  final Recorder latencies = new Recorder(3);
+  final Recorder sendLags = new Recorder(3);
+  volatile double offeredRate = Double.NaN;
   volatile boolean running;
   volatile long lastCall;
+  private long koBefore;
+  private final Histogram latencyTotal = new Histogram(3);
+  private final Histogram sendLagTotal = new Histogram(3);
   private final ArrayDeque<Interval> seconds = new ArrayDeque<>();
 
-  Window(String[] labels, Points points) {
+  Window(String[] labels) {
     this.labels = labels;
-    this.points = points;
   }
 
   /** Closes the second that just ended. */
   synchronized void roll() {
-    seconds.addLast(new Interval(ok.getIntervalHistogram(), ko.sumThenReset(), 1));
+    Histogram second = latencies.getIntervalHistogram();
+    latencyTotal.add(second);
+    sendLagTotal.add(sendLags.getIntervalHistogram());
+    long ko = koCalls.sum();
+    seconds.addLast(new Interval(second, ko - koBefore, 1));
+    koBefore = ko;
     while (seconds.size() > SECONDS) {
       seconds.removeFirst();
     }
@@ -50,6 +54,16 @@ final class Window {
   /** The OK latencies of the closed seconds kept. */
   synchronized Histogram recent() {
     return last(SECONDS).ok();
+  }
+
+  /** Every OK latency of the closed seconds since the start (µs). */
+  synchronized Histogram latencyTotal() {
+    return latencyTotal.copy();
+  }
+
+  /** Every send lag of the closed seconds since the start (µs); empty for a closed-model level. */
+  synchronized Histogram sendLagTotal() {
+    return sendLagTotal.copy();
   }
 
   /** The last {@code n} closed seconds as one (fewer if fewer have closed). */

@@ -50,9 +50,8 @@ class TripleInteropTest {
   @BeforeAll
   static void start() throws Exception {
     triplePort = freePort();
-    Map<String, String> defaults = EchoServerMain.commonDefaults(triplePort);
+    Map<String, String> defaults = TripleEchoServer.defaults(triplePort);
     defaults.put("threads", "20");
-    defaults.put("max-message", Integer.toString(TripleEchoServer.DEFAULT_MAX_MESSAGE));
     triple = TripleEchoServer.start(ServerFlags.parse(new String[0], defaults), "127.0.0.1", triplePort);
     grpc = NettyServerBuilder.forAddress(new InetSocketAddress("127.0.0.1", 0))
         .addService(new GrpcEchoServer.Echo(ServiceDelay.from(ServerFlags.parse(new String[0],

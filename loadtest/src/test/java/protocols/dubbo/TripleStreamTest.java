@@ -57,9 +57,8 @@ class TripleStreamTest {
   }
 
   private static EchoServerMain.RunningServer startServer(int on) throws Exception {
-    Map<String, String> defaults = EchoServerMain.commonDefaults(on);
+    Map<String, String> defaults = TripleEchoServer.defaults(on);
     defaults.put("threads", "20");
-    defaults.put("max-message", Integer.toString(TripleEchoServer.DEFAULT_MAX_MESSAGE));
     return TripleEchoServer.start(ServerFlags.parse(new String[0], defaults), "127.0.0.1", on);
   }
 

@@ -32,12 +32,36 @@ class DeploymentTest {
         .startsWith("-Dregistry must be none, zookeeper, icegrid"));
   }
 
+  private static int freePort() throws java.io.IOException {
+    try (java.net.ServerSocket s = new java.net.ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
+      return s.getLocalPort();
+    }
+  }
+
+  private static String scrape(int port) throws Exception {
+    java.net.http.HttpResponse<String> r = java.net.http.HttpClient.newHttpClient().send(
+        java.net.http.HttpRequest.newBuilder(java.net.URI.create("http://127.0.0.1:" + port + "/metrics"))
+            .timeout(Duration.ofSeconds(5)).build(), java.net.http.HttpResponse.BodyHandlers.ofString());
+    assertEquals(200, r.statusCode());
+    return r.body();
+  }
+
+  /** The value of the sample {@code series} in Prometheus' text format. */
+  private static long sample(String text, String series) {
+    return text.lines().filter(l -> l.startsWith(series + " ")).findFirst()
+        .map(l -> Math.round(Double.parseDouble(l.substring(series.length() + 1).trim())))
+        .orElseThrow(() -> new AssertionError("no " + series + " in " + text));
+  }
+
   @Test
   void eachProviderCountsTheCallsItServedAndTheCountsAddUpOnceStopped() throws Exception {
     LoadParams params = new LoadParams(Map.of());
+    int[] metricsPorts = {freePort(), freePort()};
+    int[] next = {0};
     Deployment deployment = Deployment.start(new Deployment.Plan(2, null, null), "netty",
-        NettyFramework.FRAMEWORK.serverMainClass(), List.of());
+        NettyFramework.FRAMEWORK.serverMainClass(), List.of(), () -> metricsPorts[next[0]++]);
     int calls = 400;
+    long scrapedCalls = 0;
     try (deployment) {
       Endpoints endpoints = new Endpoints(deployment.addresses(), null);
       try (NettyClient client = NettyFramework.FRAMEWORK.newClient(params, endpoints, InvocationMode.ASYNC,
@@ -47,7 +71,16 @@ class DeploymentTest {
           echo.callAsync(client, NettyFramework.FRAMEWORK.order(i, params)).toCompletableFuture().get(5, TimeUnit.SECONDS);
         }
       }
+      // Each provider's own Prometheus endpoint (--metrics-port): its calls, and a service time for each echo.
+      for (int port : metricsPorts) {
+        String text = scrape(port);
+        long served = sample(text, "echo_server_calls_total{framework=\"netty\"}");
+        assertEquals(served, sample(text, "echo_server_service_seconds_count{framework=\"netty\"}"), text);
+        scrapedCalls += served;
+      }
     }
+    assertEquals(calls, scrapedCalls, "the providers' endpoints count every call");
+    assertEquals("http://127.0.0.1:" + metricsPorts[1] + "/metrics", deployment.served().get(1).get("metrics"));
     List<Map<String, Object>> served = deployment.served();
     long one = (Long) served.get(0).get("served");
     long two = (Long) served.get(1).get("served");

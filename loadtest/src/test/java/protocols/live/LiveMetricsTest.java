@@ -35,6 +35,7 @@ class LiveMetricsTest {
       live.started("own request");
       live.completed("own request", 0, 1_000_000, 3_000_000, null, true); // sent 1 ms late, 3 ms from its due time
       live.openLevel("own request", 100);
+      live.tick(); // the histograms close their second
       String text = scrape(live);
       String labels = "framework=\"grpc\",level=\"20 clients\",mode=\"async\"";
       assertTrue(text.contains("rpc_calls_total{" + labels + ",outcome=\"ok\",request=\"grpc echo 20 clients (async)\"} 9"),

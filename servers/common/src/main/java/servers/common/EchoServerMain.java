@@ -36,6 +36,7 @@ public final class EchoServerMain {
     d.put("host", "127.0.0.1");
     d.put("port", Integer.toString(defaultPort));
     d.put(ServiceDelay.FLAG, "0");
+    d.put(Served.METRICS_FLAG, "0");
     return d;
   }
 
@@ -49,6 +50,10 @@ public final class EchoServerMain {
       host = flags.get("host");
       port = flags.intValue("port", 1, 65535);
       checkPortFree(host, port);
+      int metricsPort = flags.intValue(Served.METRICS_FLAG, 0, 65535);
+      if (metricsPort > 0) {
+        checkPortFree(host, metricsPort);
+      }
     } catch (IllegalArgumentException e) {
       fail(2, framework + " echo server: " + e.getMessage());
       return;
@@ -59,6 +64,15 @@ public final class EchoServerMain {
     } catch (Exception e) {
       fail(1, framework + " echo server: could not start on " + host + ":" + port + ": " + rootMessage(e));
       return;
+    }
+    int metricsPort = flags.intValue(Served.METRICS_FLAG, 0, 65535);
+    if (metricsPort > 0) {
+      try {
+        Served.serve(framework, host, metricsPort);
+      } catch (IOException | RuntimeException e) {
+        fail(1, framework + " echo server: could not serve metrics on " + host + ":" + metricsPort + ": " + rootMessage(e));
+        return;
+      }
     }
     CountDownLatch stopped = new CountDownLatch(1);
     Runtime.getRuntime().addShutdownHook(new Thread(() -> {

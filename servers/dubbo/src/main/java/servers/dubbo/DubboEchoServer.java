@@ -94,20 +94,23 @@ public final class DubboEchoServer {
 
     @Override
     public Order hello(Order order) {
-      Served.call();
+      long arrived = Served.call();
       if (delay.none()) {
+        Served.replied(arrived);
         return order;
       }
       // Dubbo's provider-side async: the provider thread is free at once, the reply goes later.
       AsyncContext async = RpcContext.startAsync();
-      delay.then(() -> async.write(order));
+      delay.then(() -> {
+        async.write(order);
+        Served.replied(arrived);
+      });
       return null;
     }
 
     @Override
     public CompletableFuture<Order> helloAsync(Order order) {
-      Served.call();
-      return delay.after(order);
+      return Served.replied(Served.call(), delay.after(order));
     }
 
     @Override

@@ -43,11 +43,16 @@ public final class TripleEchoServer {
   public static final int DEFAULT_MAX_MESSAGE = TripleConfig.DEFAULT_MAX_RESPONSE_BODY_SIZE;
 
   public static void main(String[] args) {
-    Map<String, String> defaults = EchoServerMain.commonDefaults(DEFAULT_PORT);
+    EchoServerMain.run("triple", args, defaults(DEFAULT_PORT), TripleEchoServer::start);
+  }
+
+  /** Every flag the server takes, with its default. */
+  public static Map<String, String> defaults(int port) {
+    Map<String, String> defaults = EchoServerMain.commonDefaults(port);
     defaults.put("threads", "200"); // the write-up's pool, as the dubbo protocol's server
     defaults.put("max-message", Integer.toString(DEFAULT_MAX_MESSAGE));
     defaults.put("registry", ZooKeeperRegistration.NO_REGISTRY);
-    EchoServerMain.run("triple", args, defaults, TripleEchoServer::start);
+    return defaults;
   }
 
   public static EchoServerMain.RunningServer start(ServerFlags flags, String host, int port) {
@@ -98,14 +103,13 @@ public final class TripleEchoServer {
 
     @Override
     public Order hello(Order order) {
-      Served.call();
+      Served.replied(Served.call());
       return order;
     }
 
     @Override
     public CompletableFuture<Order> helloAsync(Order order) {
-      Served.call();
-      return delay.after(order);
+      return Served.replied(Served.call(), delay.after(order));
     }
 
     @Override

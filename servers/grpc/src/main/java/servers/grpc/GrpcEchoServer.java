@@ -197,11 +197,12 @@ public final class GrpcEchoServer {
 
     @Override
     public void hello(Order request, StreamObserver<Order> reply) {
-      Served.call();
+      long arrived = Served.call();
       // gRPC's async service API: the reply may come from any thread, later.
       delay.then(() -> {
         reply.onNext(request);
         reply.onCompleted();
+        Served.replied(arrived);
       });
     }
   }

@@ -87,8 +87,7 @@ public final class IceEchoServer {
 
     @Override
     public CompletionStage<Order> helloAsync(Order order, Current current) {
-      Served.call();
-      return delay.after(order);
+      return Served.replied(Served.call(), delay.after(order));
     }
 
     @Override

@@ -86,15 +86,19 @@ public final class NettyEchoServer {
 
     @Override
     protected void channelRead0(ChannelHandlerContext ctx, ByteBuf frame) {
-      Served.call();
+      long arrived = Served.call();
       long callId = EchoFrames.callId(frame);
       Order order = EchoFrames.order(frame);
       ByteBuf out = ctx.alloc().buffer(128);
       EchoFrames.write(out, callId, order, Integer.MAX_VALUE); // as long as the request, which fit
       if (delayMicros == 0) {
         ctx.writeAndFlush(out, ctx.voidPromise());
+        Served.replied(arrived);
       } else { // --delay-us: the event loop's own timer, so the loop never sleeps
-        ctx.executor().schedule(() -> ctx.writeAndFlush(out, ctx.voidPromise()), delayMicros, TimeUnit.MICROSECONDS);
+        ctx.executor().schedule(() -> {
+          ctx.writeAndFlush(out, ctx.voidPromise());
+          Served.replied(arrived);
+        }, delayMicros, TimeUnit.MICROSECONDS);
       }
     }
 

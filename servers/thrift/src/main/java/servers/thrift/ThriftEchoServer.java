@@ -89,7 +89,7 @@ public final class ThriftEchoServer {
   static final class Echo implements MobileService.Iface {
     @Override
     public Order hello(Order order) {
-      Served.call();
+      Served.replied(Served.call());
       return order;
     }
 
@@ -118,8 +118,11 @@ public final class ThriftEchoServer {
 
     @Override
     public void hello(Order order, AsyncMethodCallback<Order> reply) {
-      Served.call();
-      delay.then(() -> reply.onComplete(order));
+      long arrived = Served.call();
+      delay.then(() -> {
+        reply.onComplete(order);
+        Served.replied(arrived);
+      });
     }
 
     @Override
