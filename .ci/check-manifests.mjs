@@ -77,6 +77,22 @@ if (errors.length === 0) {
   need(service && service.spec.ports.some((p) => p.port === Number(target[2])), `rpc-injectors: -Dtarget names no Service port (${target && target[0]})`);
   need(service && Object.entries(service.spec.selector).every(([k, v]) => server.spec.template.metadata.labels[k] === v),
     "Service dubbo-echo does not select the server's pods");
+  // Pods annotated for Prometheus serve their metrics where the annotation says, on the pod's address.
+  for (const { obj } of objects) {
+    const template = obj.spec?.template;
+    const notes = template?.metadata?.annotations ?? {};
+    if (notes["prometheus.io/scrape"] !== "true") continue;
+    const port = Number(notes["prometheus.io/port"]);
+    const c = template.spec.containers[0];
+    const argv = c.args.join(" ");
+    need((c.ports ?? []).some((p) => p.containerPort === port), `${obj.metadata.name}: no container port ${port} to scrape`);
+    need(argv.includes(`-Dmetrics.port=${port}`) || argv.includes(`--metrics-port ${port}`),
+      `${obj.metadata.name}: scraped on ${port}, but its args serve no metrics there`);
+    need(argv.includes("-Dmetrics.host=0.0.0.0") || argv.includes("--host 0.0.0.0"),
+      `${obj.metadata.name}: its metrics would bind loopback, out of Prometheus' reach`);
+  }
+  need([server, injectors].every((o) => o.spec.template.metadata.annotations?.["prometheus.io/scrape"] === "true"),
+    "the server and the injectors must be annotated for scraping");
   const claims = [injectors, merge].map((j) => j.spec.template.spec.volumes.find((v) => v.persistentVolumeClaim)?.persistentVolumeClaim.claimName);
   need(claims.every((c) => c && find("PersistentVolumeClaim", c)), `the injectors and the merge must share an existing claim: ${claims}`);
   need(merge.spec.template.spec.containers[0].args.includes("-Dinjectors=$(INJECTORS)"), "rpc-merge must expect INJECTORS runs");

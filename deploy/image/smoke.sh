@@ -61,6 +61,9 @@ c = json.loads(commands)
 env = dict(c["settings"], INJECTOR_INDEX=index, START_AT=start_at)
 args = [re.sub(r"\$\((\w+)\)", lambda m: env[m.group(1)], a) for a in c[role]]
 args = [a.replace("0.0.0.0", "127.0.0.1").replace(":20880", ":" + port).replace("20880", port) for a in args]
+# Metrics ports: one machine here, so each process its own (the server's at port+1, injector i's at port+2+i).
+args = [re.sub(r"-Dmetrics\.port=\d+", "-Dmetrics.port=" + str(int(port) + 2 + int(index)), a) for a in args]
+args = [str(int(port) + 1) if i > 0 and args[i - 1] == "--metrics-port" else a for i, a in enumerate(args)]
 if role == "injector":  # the ConfigMap's JAVA_TOOL_OPTIONS, shortened
     args = ["-Dlevels=5", "-Drates=200", "-Dduration=4", "-Dwarmup=2"] + args
 print("\0".join(config["Entrypoint"] + args), end="")
@@ -92,6 +95,13 @@ for i in $(seq 0 $((n - 1))); do
 done
 wait "$merge" || { status=$?; echo "error: the merge exited $status:"; tail -20 "$work/merge.log"; }
 [ "$status" -eq 0 ] || exit 1
+served=$(python3 - "$((port + 1))" <<'PY'
+import sys, urllib.request
+text = urllib.request.urlopen(f"http://127.0.0.1:{sys.argv[1]}/metrics", timeout=5).read().decode()
+print(int(float(next(l.split()[-1] for l in text.splitlines() if l.startswith("echo_server_calls_total{")))))
+PY
+) || { echo "error: the server's metrics endpoint (--metrics-port) did not answer"; exit 1; }
+echo "smoke: the server's own metrics endpoint counts $served calls served"
 python3 - "$rootfs/results" "$n" <<'PY'
 import glob, json, sys
 results, n = sys.argv[1], int(sys.argv[2])
