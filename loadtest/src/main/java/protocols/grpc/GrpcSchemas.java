@@ -179,8 +179,9 @@ final class GrpcSchemas {
             ? (m.isServerStreaming() ? MethodDescriptor.MethodType.BIDI_STREAMING : MethodDescriptor.MethodType.CLIENT_STREAMING)
             : (m.isServerStreaming() ? MethodDescriptor.MethodType.SERVER_STREAMING : MethodDescriptor.MethodType.UNARY);
         if (type != expected) {
-          throw new IllegalArgumentException(fullMethodName + " is " + kind(type) + ", not " + kind(expected)
-              + ": call it with grpc(name)." + dsl(type) + "(\"" + fullMethodName + "\")");
+          throw new IllegalArgumentException(fullMethodName + " is " + Kind.of(type).words() + ", not "
+              + Kind.of(expected).words() + ": call it with grpc(name)." + Kind.of(type).dsl() + "(\"" + fullMethodName
+              + "\")");
         }
         return MethodDescriptor.<DynamicMessage, DynamicMessage>newBuilder()
             .setType(type)
@@ -193,23 +194,16 @@ final class GrpcSchemas {
     throw new IllegalArgumentException(source + " has no service " + service);
   }
 
-  private static String kind(MethodDescriptor.MethodType type) {
-    return switch (type) {
-      case UNARY -> "unary";
-      case SERVER_STREAMING -> "a server stream";
-      case CLIENT_STREAMING -> "a client stream";
-      default -> "a bidirectional stream";
-    };
-  }
-
-  /** The DSL method that calls a method of this kind. */
-  private static String dsl(MethodDescriptor.MethodType type) {
-    return switch (type) {
-      case UNARY -> "unary";
-      case SERVER_STREAMING -> "serverStream";
-      case CLIENT_STREAMING -> "clientStream";
-      default -> "bidiStream";
-    };
+  /** A method kind as a user reads it, and the DSL method that calls it. */
+  private record Kind(String words, String dsl) {
+    static Kind of(MethodDescriptor.MethodType type) {
+      return switch (type) {
+        case UNARY -> new Kind("unary", "unary");
+        case SERVER_STREAMING -> new Kind("a server stream", "serverStream");
+        case CLIENT_STREAMING -> new Kind("a client stream", "clientStream");
+        default -> new Kind("a bidirectional stream", "bidiStream");
+      };
+    }
   }
 
   private static Descriptors.FileDescriptor build(String name, Map<String, FileDescriptorProto> protos,

@@ -402,6 +402,7 @@ public final class LoadParams {
     maxFailingSeconds();
     faults();
     Deployment.Plan.of(this);
+    LiveSettings.of(this);
     discovery();
     injectors();
     injector().checkStartAt(java.time.Instant.now());
