@@ -34,11 +34,6 @@ final class GrpcCall<Req, Resp> implements RpcMethod<GrpcClient, Req, Resp> {
     this.resolved = resolved;
   }
 
-  /** The request's message type, for a method made from a schema (its marshaller holds a prototype). */
-  com.google.protobuf.Descriptors.Descriptor inputType() {
-    return GrpcSchemas.inputType(method);
-  }
-
   @Override
   public CompletionStage<Resp> callAsync(GrpcClient client, Req request) {
     return client.unary(method, resolved, options.deadlineMillis(), request);

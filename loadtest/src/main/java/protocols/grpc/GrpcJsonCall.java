@@ -1,5 +1,6 @@
 package protocols.grpc;
 
+import com.google.protobuf.Descriptors;
 import com.google.protobuf.DynamicMessage;
 import com.google.protobuf.InvalidProtocolBufferException;
 import com.google.protobuf.util.JsonFormat;
@@ -8,19 +9,30 @@ import io.grpc.MethodDescriptor;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.function.BiConsumer;
+import java.util.function.Function;
 import protocols.rpc.RpcMethod;
 
-/** A method without generated code: JSON in (protobuf's JSON mapping), {@code DynamicMessage} out. */
-record GrpcJsonCall(GrpcCall<DynamicMessage, DynamicMessage> call) implements RpcMethod<GrpcClient, String, DynamicMessage> {
+/**
+ * A method without generated code, unary or streaming: JSON in (protobuf's JSON mapping, parsed once
+ * per call or stream into a {@code DynamicMessage} of {@code inputType}), then {@code call}.
+ */
+record GrpcJsonCall<Resp>(RpcMethod<GrpcClient, DynamicMessage, Resp> call, Descriptors.Descriptor inputType)
+    implements RpcMethod<GrpcClient, String, Resp> {
 
-  @Override
-  public RpcMethod<GrpcClient, String, DynamicMessage> bind(Session session) {
-    RpcMethod<GrpcClient, DynamicMessage, DynamicMessage> bound = call.bind(session);
-    return bound == call ? this : new GrpcJsonCall((GrpcCall<DynamicMessage, DynamicMessage>) bound);
+  /** {@code call} of {@code method}, a method made from a schema. */
+  static <Resp> GrpcJsonCall<Resp> of(MethodDescriptor<DynamicMessage, ?> method,
+                                      RpcMethod<GrpcClient, DynamicMessage, Resp> call) {
+    return new GrpcJsonCall<>(call, GrpcSchemas.inputType(method));
   }
 
   @Override
-  public CompletionStage<DynamicMessage> callAsync(GrpcClient client, String json) {
+  public RpcMethod<GrpcClient, String, Resp> bind(Session session) {
+    RpcMethod<GrpcClient, DynamicMessage, Resp> bound = call.bind(session);
+    return bound == call ? this : new GrpcJsonCall<>(bound, inputType);
+  }
+
+  @Override
+  public CompletionStage<Resp> callAsync(GrpcClient client, String json) {
     DynamicMessage request;
     try {
       request = parse(json);
@@ -31,8 +43,7 @@ record GrpcJsonCall(GrpcCall<DynamicMessage, DynamicMessage> call) implements Rp
   }
 
   @Override
-  public void callWithCallback(GrpcClient client, String json,
-                               BiConsumer<? super DynamicMessage, ? super Throwable> done) {
+  public void callWithCallback(GrpcClient client, String json, BiConsumer<? super Resp, ? super Throwable> done) {
     DynamicMessage request;
     try {
       request = parse(json);
@@ -54,35 +65,34 @@ record GrpcJsonCall(GrpcCall<DynamicMessage, DynamicMessage> call) implements Rp
   }
 
   @Override
-  public DynamicMessage callSync(GrpcClient client, String json, long timeoutMillis) throws Exception {
+  public Resp callSync(GrpcClient client, String json, long timeoutMillis) throws Exception {
     return call.callSync(client, parse(json), timeoutMillis);
   }
 
   private DynamicMessage parse(String json) throws InvalidProtocolBufferException {
-    return parse(call.inputType(), json);
-  }
-
-  /** Protobuf's JSON mapping into a message of {@code type}. */
-  static DynamicMessage parse(com.google.protobuf.Descriptors.Descriptor type, String json)
-      throws InvalidProtocolBufferException {
-    DynamicMessage.Builder builder = DynamicMessage.newBuilder(type);
+    DynamicMessage.Builder builder = DynamicMessage.newBuilder(inputType);
     JsonFormat.parser().merge(json, builder);
     return builder.build();
   }
 
-  /** A method known by its full name only: {@link #prepare} asks the server's reflection service for its schema. */
-  record Reflected(String fullMethodName, GrpcCall.Options options)
-      implements RpcMethod<GrpcClient, String, DynamicMessage> {
+  /**
+   * A method known by its full name and kind only: {@link #prepare} asks the server's reflection
+   * service for its schema, then {@code make} makes the call of it.
+   */
+  record Reflected<Resp>(String fullMethodName, MethodDescriptor.MethodType kind,
+                         Function<MethodDescriptor<DynamicMessage, DynamicMessage>,
+                             RpcMethod<GrpcClient, DynamicMessage, Resp>> make)
+      implements RpcMethod<GrpcClient, String, Resp> {
 
     @Override
-    public RpcMethod<GrpcClient, String, DynamicMessage> prepare(GrpcClient client) {
-      return new GrpcJsonCall(new GrpcCall<>(
-          GrpcSchemas.fromReflection(client.channel(), fullMethodName, MethodDescriptor.MethodType.UNARY,
-              client.timeoutMillis()), options));
+    public RpcMethod<GrpcClient, String, Resp> prepare(GrpcClient client) {
+      MethodDescriptor<DynamicMessage, DynamicMessage> method =
+          GrpcSchemas.fromReflection(client.channel(), fullMethodName, kind, client.timeoutMillis());
+      return of(method, make.apply(method));
     }
 
     @Override
-    public CompletionStage<DynamicMessage> callAsync(GrpcClient client, String json) {
+    public CompletionStage<Resp> callAsync(GrpcClient client, String json) {
       throw new IllegalStateException(fullMethodName + " was called before its schema was fetched");
     }
   }

@@ -65,12 +65,13 @@ public final class GrpcRequest<Req, Resp> extends RpcRequest<GrpcClient, Req, Re
     public GrpcRequest<String, com.google.protobuf.DynamicMessage> fromDescriptorSet(String file) {
       MethodDescriptor<com.google.protobuf.DynamicMessage, com.google.protobuf.DynamicMessage> m =
           GrpcSchemas.fromDescriptorSet(file, fullMethodName, MethodDescriptor.MethodType.UNARY);
-      return new GrpcRequest<>(name, GrpcCall.Options.NONE, options -> new GrpcJsonCall(new GrpcCall<>(m, options)));
+      return new GrpcRequest<>(name, GrpcCall.Options.NONE, options -> GrpcJsonCall.of(m, new GrpcCall<>(m, options)));
     }
 
     /** The schema from the server's reflection service, asked once when the run starts. */
     public GrpcRequest<String, com.google.protobuf.DynamicMessage> fromReflection() {
-      return new GrpcRequest<>(name, GrpcCall.Options.NONE, options -> new GrpcJsonCall.Reflected(fullMethodName, options));
+      return new GrpcRequest<>(name, GrpcCall.Options.NONE, options -> new GrpcJsonCall.Reflected<>(fullMethodName,
+          MethodDescriptor.MethodType.UNARY, m -> new GrpcCall<>(m, options)));
     }
   }
 }

@@ -111,13 +111,14 @@ public final class GrpcStreamRequest<Req, Resp> extends RpcRequest<GrpcClient, R
     public GrpcStreamRequest<String, DynamicMessage> fromDescriptorSet(String file) {
       MethodDescriptor<DynamicMessage, DynamicMessage> m = GrpcSchemas.fromDescriptorSet(file, fullMethodName, kind);
       return new GrpcStreamRequest<>(name, fullMethodName, StreamPlan.of(kindOf(kind)), GrpcCall.Options.NONE,
-          (plan, options) -> new GrpcJsonStream(new GrpcStream<>(m, plan, options, null, null)));
+          (plan, options) -> GrpcJsonCall.of(m, new GrpcStream<>(m, plan, options, null, null)));
     }
 
     /** The schema from the server's reflection service, asked once when the run starts. */
     public GrpcStreamRequest<String, DynamicMessage> fromReflection() {
       return new GrpcStreamRequest<>(name, fullMethodName, StreamPlan.of(kindOf(kind)), GrpcCall.Options.NONE,
-          (plan, options) -> new GrpcJsonStream.Reflected(fullMethodName, kind, plan, options));
+          (plan, options) -> new GrpcJsonCall.Reflected<>(fullMethodName, kind,
+              m -> new GrpcStream<>(m, plan, options, null, null)));
     }
   }
 }

@@ -6,7 +6,6 @@ import io.prometheus.metrics.model.registry.Collector;
 import io.prometheus.metrics.model.snapshots.ClassicHistogramBuckets;
 import io.prometheus.metrics.model.snapshots.HistogramSnapshot;
 import io.prometheus.metrics.model.snapshots.Labels;
-import io.prometheus.metrics.model.snapshots.MetricSnapshot;
 import io.prometheus.metrics.exporter.httpserver.HTTPServer;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import java.io.IOException;
@@ -41,6 +40,9 @@ public final class LiveMetrics implements AutoCloseable {
   /** The latency buckets, seconds: 50 µs to 10 s, about two per factor of 2.5, for calls of 50 µs and up. */
   static final double[] BUCKETS = {50e-6, 100e-6, 200e-6, 500e-6, 1e-3, 2e-3, 5e-3, 10e-3, 20e-3, 50e-3, 100e-3,
       200e-3, 500e-3, 1, 2, 5, 10};
+  /** The same with the last, open bucket, as a classic histogram's snapshot takes them. */
+  private static final double[] BOUNDS = java.util.stream.DoubleStream.concat(java.util.Arrays.stream(BUCKETS),
+      java.util.stream.DoubleStream.of(Double.POSITIVE_INFINITY)).toArray();
   static final String[] LABELS = {"request", "framework", "mode", "level"};
   /** The recent percentiles served: Prometheus' quantile label, HdrHistogram's percentile. */
   private static final Map<String, Double> QUANTILES = Map.of("0.5", 50.0, "0.99", 99.0, "0.999", 99.9);
@@ -139,9 +141,7 @@ public final class LiveMetrics implements AutoCloseable {
       HistogramSnapshot.Builder snapshot = HistogramSnapshot.builder().name(name).help(help);
       for (Window w : windows.values()) {
         org.HdrHistogram.Histogram h = of.apply(w);
-        double[] bounds = java.util.Arrays.copyOf(BUCKETS, BUCKETS.length + 1);
-        bounds[BUCKETS.length] = Double.POSITIVE_INFINITY;
-        long[] counts = new long[bounds.length];
+        long[] counts = new long[BOUNDS.length];
         long below = 0;
         for (int i = 0; i < BUCKETS.length; i++) {
           long upTo = h.getTotalCount() == 0 ? 0 : h.getCountBetweenValues(0, (long) (BUCKETS[i] * 1e6));
@@ -150,7 +150,7 @@ public final class LiveMetrics implements AutoCloseable {
         }
         counts[BUCKETS.length] = h.getTotalCount() - below;
         snapshot.dataPoint(HistogramSnapshot.HistogramDataPointSnapshot.builder()
-            .classicHistogramBuckets(ClassicHistogramBuckets.of(bounds, counts))
+            .classicHistogramBuckets(ClassicHistogramBuckets.of(BOUNDS, counts))
             .sum(h.getMean() * h.getTotalCount() / 1e6)
             .labels(Labels.of(LABELS, w.labels)).build());
       }
