@@ -25,7 +25,7 @@ public abstract class EchoSimulation extends Simulation {
   protected EchoSimulation(RpcFramework<?, ?> framework) {
     LoadParams params = EchoRun.orExit(() -> LoadParams.fromSystemProperties().checkNames(Frameworks.run(
         getClass().getSimpleName(), Set.of(Parameters.Use.ECHO), List.of(framework), false)).validate());
-    InvocationMode mode = EchoRun.orExit(params::mode);
+    InvocationMode mode = EchoRun.modeOf(framework, params);
     if (params.injectors() > 1) {
       LocalInjectors.runAndExit(framework, params, getClass().getName()); // ends the JVM
     }

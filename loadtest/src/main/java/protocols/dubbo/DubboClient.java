@@ -9,7 +9,13 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import org.apache.dubbo.config.ApplicationConfig;
+import org.apache.dubbo.config.SslConfig;
+import protocols.rpc.NettyTls;
+import protocols.rpc.Tls;
 import org.apache.dubbo.config.MethodConfig;
 import org.apache.dubbo.config.ReferenceConfig;
 import org.apache.dubbo.config.RegistryConfig;
@@ -78,7 +84,62 @@ public final class DubboClient implements RpcClient {
     // failing the calls still in flight on it; 0 fails them at once, as the other clients do.
     application.setShutwait("0");
     bootstrap = DubboBootstrap.newInstance();
+    if (settings.tls() != null) {
+      // Dubbo 3.3.6 makes its client SSLEngine without the server's host, which Netty 4.2 refuses unless its
+      // default name check is off; read once, when Netty's SslContext is first loaded (the lab's pom sets it).
+      if (System.getProperty(NETTY_DEFAULT_NAME_CHECK) == null) {
+        System.setProperty(NETTY_DEFAULT_NAME_CHECK, "NONE");
+      }
+      bootstrap.ssl(sslConfig(settings.tls()));
+    }
     bootstrap.application(application).start();
+  }
+
+  /**
+   * Dubbo's own client TLS (SslConfig's client files, both protocols): Dubbo makes a TLS client only
+   * when it has a client certificate and key, which the server asks for only when it requires them.
+   */
+  private static SslConfig sslConfig(Tls tls) {
+    Tls.PemFiles files;
+    try {
+      Path folder = Files.createTempDirectory("dubbo-tls-");
+      folder.toFile().deleteOnExit();
+      files = tls.pemFiles(folder);
+    } catch (IOException e) {
+      throw new IllegalStateException("no temporary folder for Dubbo's PEM files: " + e.getMessage(), e);
+    }
+    SslConfig ssl = new SslConfig();
+    ssl.setClientKeyCertChainPath(files.chain().toAbsolutePath().toString());
+    ssl.setClientPrivateKeyPath(files.key().toAbsolutePath().toString());
+    if (files.ca() != null) {
+      ssl.setClientTrustCertCollectionPath(files.ca().toAbsolutePath().toString());
+    }
+    return ssl;
+  }
+
+  /** Netty's property for the name check its client contexts make by default (HTTPS). */
+  static final String NETTY_DEFAULT_NAME_CHECK = "io.netty.handler.ssl.defaultEndpointVerificationAlgorithm";
+
+  /** Why Dubbo's client cannot speak TLS as {@code tls} asks, or null (for both of its protocols). */
+  static String noTls(Tls tls) {
+    if (!tls.hasIdentity()) {
+      return "Dubbo makes a TLS client only with a client certificate and key (its SslConfig): add"
+          + " .identity(...) or .identityStore(...); a server without a client CA never asks for it";
+    }
+    if (tls.serverName().isPresent()) {
+      return "Dubbo's client does not check the server's name (its SslHandler has no peer host), so there is"
+          + " none to override";
+    }
+    if (tls.provider() != Tls.Provider.DEFAULT) {
+      return "Dubbo picks its TLS implementation itself (OpenSSL where netty-tcnative loads, else the JDK's)";
+    }
+    return null;
+  }
+
+  /** Dubbo's own pick (SslContexts.findSslProvider), as the report says it. */
+  static String tlsImplementation(RpcSettings settings) {
+    return settings.viaTls().map(t -> NettyTls.describe(NettyTls.provider(Tls.Provider.DEFAULT))
+        + ", Dubbo's pick; the server's name is not checked").orElse("none");
   }
 
   /** A proxy of {@code service} on the target (made once, then shared); fails now if the server is not there. */

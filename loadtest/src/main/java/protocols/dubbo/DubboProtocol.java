@@ -7,6 +7,7 @@ import java.util.Map;
 import java.util.Set;
 import protocols.rpc.Registry;
 import protocols.rpc.RpcProtocol;
+import protocols.rpc.Tls;
 import protocols.rpc.RpcProtocolKey;
 import protocols.rpc.RpcSettings;
 
@@ -91,6 +92,16 @@ public final class DubboProtocol extends RpcProtocol<DubboProtocol, DubboClient>
 
   public String serialization() {
     return serialization;
+  }
+
+  @Override
+  protected String noTls(Tls tls) {
+    return DubboClient.noTls(tls);
+  }
+
+  @Override
+  public String tlsImplementation() {
+    return DubboClient.tlsImplementation(settings());
   }
 
   @Override

@@ -5,6 +5,7 @@ import java.util.Set;
 import org.apache.dubbo.config.nested.TripleConfig;
 import protocols.rpc.Registry;
 import protocols.rpc.RpcProtocol;
+import protocols.rpc.Tls;
 import protocols.rpc.RpcProtocolKey;
 import protocols.rpc.RpcSettings;
 
@@ -22,6 +23,16 @@ public final class TripleProtocol extends RpcProtocol<TripleProtocol, DubboClien
   TripleProtocol(RpcSettings settings) {
     super(settings, new Spec<>(KEY, "triple", DEFAULT_MAX_BODY, TripleProtocol::new,
         (p, loops) -> DubboClient.triple(p.settings(), p.maxMessageBytes())));
+  }
+
+  @Override
+  protected String noTls(Tls tls) {
+    return DubboClient.noTls(tls);
+  }
+
+  @Override
+  public String tlsImplementation() {
+    return DubboClient.tlsImplementation(settings());
   }
 
   @Override

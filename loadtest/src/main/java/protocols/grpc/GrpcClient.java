@@ -14,7 +14,14 @@ import io.grpc.ConnectivityState;
 import io.grpc.ManagedChannel;
 import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
+import io.grpc.netty.GrpcSslContexts;
+import io.grpc.netty.NegotiationType;
 import io.grpc.netty.NettyChannelBuilder;
+import io.netty.handler.ssl.SslContext;
+import javax.net.ssl.SSLException;
+import protocols.rpc.Errors;
+import protocols.rpc.NettyTls;
+import protocols.rpc.Tls;
 import io.netty.channel.EventLoop;
 import io.netty.channel.EventLoopGroup;
 import java.util.concurrent.CompletableFuture;
@@ -58,6 +65,7 @@ public final class GrpcClient implements RpcClient {
     int n = settings.connections() > 0 ? settings.connections() : loops == null ? 1 : loops.length;
     timeoutMillis = settings.timeoutMillis();
     channels = new ManagedChannel[n];
+    SslContext sslContext = settings.tls() == null ? null : sslContext(settings.tls());
     lastReset = new AtomicLongArray(n);
     for (int i = 0; i < n; i++) {
       // directExecutor: replies are handed straight from the transport thread to the core, which
@@ -66,15 +74,29 @@ public final class GrpcClient implements RpcClient {
           ? NettyChannelBuilder.forAddress(settings.host(), settings.port())
           : NettyChannelBuilder.forTarget(ProviderList.target())
               .nameResolverFactory(new ProviderList(settings.targets())).defaultLoadBalancingPolicy("round_robin"))
-          .usePlaintext()
           .directExecutor()
           .maxInboundMessageSize(maxMessage);
+      if (settings.tls() == null) {
+        builder.usePlaintext();
+      } else {
+        builder.sslContext(sslContext).negotiationType(NegotiationType.TLS);
+        settings.tls().serverName().ifPresent(builder::overrideAuthority);
+      }
       if (loops != null) {
         // A loop is a group of one: the channel's connection, and its deadlines, live on it.
         builder.eventLoopGroup(loops[i % loops.length]).channelType(GatlingLoops.socketChannelType(gatlingLoops));
       }
       channels[i] = builder.build();
       connect(channels[i], settings);
+    }
+  }
+
+  /** grpc-java's client TLS on Netty's SslContext, ALPN h2, with the implementation asked for. */
+  static SslContext sslContext(Tls tls) {
+    try {
+      return GrpcSslContexts.configure(NettyTls.forClient(tls), NettyTls.provider(tls.provider())).build();
+    } catch (SSLException e) {
+      throw new IllegalArgumentException("gRPC TLS: " + Errors.rootMessage(e), e);
     }
   }
 

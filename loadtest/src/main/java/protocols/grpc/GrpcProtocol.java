@@ -1,6 +1,7 @@
 package protocols.grpc;
 
 import java.util.Map;
+import protocols.rpc.NettyTls;
 import protocols.rpc.RpcProtocol;
 import protocols.rpc.RpcProtocolKey;
 import protocols.rpc.RpcSettings;
@@ -25,6 +26,11 @@ public final class GrpcProtocol extends RpcProtocol<GrpcProtocol, GrpcClient> {
   public String callbackApi() {
     return "grpc-java's async stub: ClientCalls.asyncUnaryCall with a StreamObserver (async mode uses the"
         + " ClientCall.Listener beneath both stubs, completing a future; sync mode the blocking stub)";
+  }
+
+  @Override
+  public String tlsImplementation() {
+    return settings().viaTls().map(t -> NettyTls.describe(NettyTls.provider(t.provider()))).orElse("none");
   }
 
   @Override

@@ -1,5 +1,7 @@
 package protocols.ice;
 
+import protocols.rpc.InvocationMode;
+import protocols.rpc.Tls;
 import contract.zeroc.IceSettings;
 import java.util.Map;
 import java.util.Set;
@@ -33,6 +35,25 @@ public final class IceProtocol extends RpcProtocol<IceProtocol, IceClient> {
       throw new IllegalArgumentException("an Ice adapter id is a plain name, e.g. EchoGroup, got '" + id + "'");
     }
     return new IceProtocol(settings(), id);
+  }
+
+  /** Why there is no TLS for Ice here: IceSSL is a jar of its own that Maven Central does not serve here. */
+  static final String NO_ICESSL = "no TLS for Ice here: IceSSL (com.zeroc.IceSSL) is not in the Ice jar served from"
+      + " Maven Central (com.zeroc:ice 3.7.10) and com.zeroc:icessl is not served";
+
+  @Override
+  protected String noTls(Tls tls) {
+    return NO_ICESSL;
+  }
+
+  @Override
+  public Set<InvocationMode> tlsModes() {
+    return Set.of();
+  }
+
+  @Override
+  public String tlsImplementation() {
+    return "none (" + NO_ICESSL + ")";
   }
 
   @Override

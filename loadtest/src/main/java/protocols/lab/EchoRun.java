@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
@@ -18,6 +19,7 @@ import protocols.rpc.Registry;
 import protocols.rpc.InvocationMode;
 import protocols.rpc.RpcClient;
 import protocols.rpc.RpcProtocol;
+import protocols.rpc.Tls;
 
 /**
  * One framework in a run: its server (embedded in its own JVM unless a target is given), checked by a
@@ -61,7 +63,18 @@ public final class EchoRun {
    */
   public static EchoRun start(RpcFramework<?, ?> framework, LoadParams params, String targetParam, LabRun run) {
     return orExit(() -> start(framework, framework.name(), Deployment.Plan.of(params), params, targetParam, run,
-        false));
+        false, params.tls().mode()));
+  }
+
+  /**
+   * The same in TLS mode {@code tls}, named for a shootout that compares TLS modes: {@code grpc},
+   * {@code grpc tls}, {@code grpc mutual tls}. Its first call is timed on a second fresh client, so
+   * that neither mode pays for loading the framework's classes.
+   */
+  public static EchoRun start(RpcFramework<?, ?> framework, TlsMode tls, LoadParams params, String targetParam,
+                              LabRun run) {
+    return orExit(() -> start(framework, framework.name() + (tls.on() ? " " + tls.label() : ""),
+        Deployment.Plan.of(params), params, targetParam, run, true, tls));
   }
 
   /**
@@ -75,12 +88,12 @@ public final class EchoRun {
     return orExit(() -> {
       Deployment.Plan plan = Deployment.Plan.of(params);
       if (discovery == Discovery.DIRECT) {
-        return start(framework, framework.name(), plan.direct(), params, targetParam, run, true);
+        return start(framework, framework.name(), plan.direct(), params, targetParam, run, true, params.tls().mode());
       }
       Registry.Kind kind = registryOf(framework, params).orElseThrow(() -> new IllegalArgumentException(
           "-Ddiscovery=registry: " + framework.name() + " has no registry of its own"));
       return start(framework, framework.name() + " via " + kind.scheme(), plan.through(kind), params, targetParam, run,
-          true);
+          true, params.tls().mode());
     });
   }
 
@@ -93,8 +106,27 @@ public final class EchoRun {
 
   /** @param warmClasses time the first call of a second fresh client, the framework's classes loaded by a first */
   private static EchoRun start(RpcFramework<?, ?> framework, String name, Deployment.Plan plan, LoadParams params,
-                               String targetParam, LabRun run, boolean warmClasses) {
-    List<String> args = framework.serverArgs(params); // checks the framework's own -D parameters
+                               String targetParam, LabRun run, boolean warmClasses, TlsMode tlsMode) {
+    List<String> args = new ArrayList<>(framework.serverArgs(params)); // checks the framework's own -D parameters
+    TlsSettings tlsSettings = params.tls();
+    Tls tls = null;
+    if (tlsMode.on()) {
+      if (params.target(targetParam).isPresent()) {
+        tls = tlsSettings.forTarget(tlsMode);
+      } else {
+        if (tlsSettings.ownFiles()) {
+          throw new IllegalArgumentException("-Dtls.ca, -Dtls.cert, -Dtls.key, -Dtls.keyStore and -Dtls.serverName are"
+              + " for a server of yours (-D" + targetParam + "); the lab makes a throwaway CA for its own servers");
+        }
+        TlsSettings.Embedded material = TlsSettings.forEmbedded(tlsMode, tlsSettings.provider(), framework.name());
+        args.addAll(material.serverArgs());
+        tls = material.client();
+        System.out.println(name + ": " + tlsMode.label() + ", a throwaway CA and certificates for 127.0.0.1 in "
+            + material.folder());
+      }
+      RpcProtocol<?, ?> speaking = framework.protocol(params).tls(tls); // a framework without TLS ends here
+      System.out.println(name + ": TLS on " + speaking.tlsImplementation());
+    }
     if (params.target(targetParam).isPresent()) {
       if (!plan.equals(Deployment.Plan.ONE_DIRECT)) {
         throw new IllegalArgumentException("-Dproviders and -Dregistry start the lab's own providers; leave out -D"
@@ -109,9 +141,10 @@ public final class EchoRun {
       }
       HostPort target = params.target(targetParam).get();
       checkReachable(framework.name(), target, targetParam);
+      Endpoints endpoints = Endpoints.direct(target).withTls(tls);
       long start = System.nanoTime();
-      probe(framework, params, Endpoints.direct(target), "-D" + targetParam);
-      return new EchoRun(framework, name, params, null, Endpoints.direct(target), run, millisSince(start));
+      probe(framework, params, endpoints, "-D" + targetParam);
+      return new EchoRun(framework, name, params, null, endpoints, run, millisSince(start));
     }
     plan.registryKind().ifPresent(kind -> {
       Set<Registry.Kind> spoken = framework.protocol(params).registries();
@@ -123,7 +156,7 @@ public final class EchoRun {
     });
     Deployment deployment = Deployment.start(plan, framework.name(), framework.serverMainClass(), args,
         run::nextServerMetricsPort);
-    Endpoints endpoints = new Endpoints(deployment.addresses(), deployment.registry().orElse(null));
+    Endpoints endpoints = new Endpoints(deployment.addresses(), deployment.registry().orElse(null), tls);
     long start;
     try {
       deployment.check(params.faults());
@@ -156,9 +189,13 @@ public final class EchoRun {
     R order = framework.order(1, params);
     R reply = null;
     String limit = null;
-    try (C client = framework.newClient(params, target, InvocationMode.ASYNC, timeout, null)) {
+    // Over TLS, in a mode the framework can encrypt (Thrift's blocking client only); else its async API.
+    InvocationMode mode = target.tls() == null || framework.protocol(params).tlsModes().contains(InvocationMode.ASYNC)
+        ? InvocationMode.ASYNC : InvocationMode.SYNC;
+    try (C client = framework.newClient(params, target, mode, timeout, null)) {
       try {
-        reply = framework.echo(client).callAsync(client, order).toCompletableFuture()
+        reply = mode == InvocationMode.SYNC ? framework.echo(client).callSync(client, order, timeout.toMillis())
+            : framework.echo(client).callAsync(client, order).toCompletableFuture()
             .get(timeout.toMillis() + 1_000, TimeUnit.MILLISECONDS);
       } catch (ExecutionException | RuntimeException e) {
         limit = client.sizeLimit(Errors.unwrap(e), order);
@@ -171,8 +208,8 @@ public final class EchoRun {
       throw new IllegalStateException("interrupted while probing the " + framework.name() + " server at " + target);
     } catch (Exception | LinkageError e) {
       Throwable cause = e instanceof TimeoutException ? e : Errors.unwrap(e);
-      String why = cause instanceof TimeoutException ? "no reply within " + timeout.toMillis() + " ms"
-          : Errors.rootMessage(cause);
+      String why = TlsErrors.explain(cause, target.tls() != null).orElse(cause instanceof TimeoutException
+          ? "no reply within " + timeout.toMillis() + " ms" : Errors.rootMessage(cause));
       throw new IllegalStateException(target.viaRegistry().map(r -> "no " + framework.name() + " echo call through "
           + r + " (" + source + "): " + why).orElse("the server at " + target + " (" + source + ") does not answer a "
           + framework.name() + " echo call: " + why));
@@ -248,6 +285,45 @@ public final class EchoRun {
 
   Faults faults() {
     return faults;
+  }
+
+  /**
+   * The one mode of a run of {@code framework} alone: -Dmode's; over TLS, when -Dmode is not given and
+   * the framework cannot encrypt async calls (Thrift), sync, said in one line; one line and exit 1
+   * when -Dmode asks for a mode it cannot encrypt.
+   */
+  public static InvocationMode modeOf(RpcFramework<?, ?> framework, LoadParams params) {
+    return orExit(() -> {
+      InvocationMode mode = params.mode();
+      Set<InvocationMode> can = framework.protocol(params).tlsModes();
+      if (!params.tls().mode().on() || can.contains(mode)) {
+        return mode;
+      }
+      if (params.optional("mode").isEmpty() && can.contains(InvocationMode.SYNC)) {
+        System.out.println(framework.name() + ": over TLS in sync mode, the only one its client can encrypt");
+        return InvocationMode.SYNC;
+      }
+      throw new IllegalArgumentException("-Dtls with -Dmode=" + mode.label() + ": " + framework.name()
+          + "'s client cannot encrypt " + mode.label() + " calls" + (can.isEmpty() ? " (it has no TLS here)"
+          : "; it can in " + String.join(", ", can.stream().map(InvocationMode::label).sorted().toList()) + " mode"));
+    });
+  }
+
+  /**
+   * The modes of {@code asked} this run's client can make calls in: all of them, but over TLS only
+   * those its framework can encrypt (Thrift's: its blocking client, sync).
+   */
+  public List<InvocationMode> modesOf(List<InvocationMode> asked) {
+    if (endpoints.tls() == null) {
+      return asked;
+    }
+    Set<InvocationMode> can = framework.protocol(params).tlsModes();
+    return asked.stream().filter(can::contains).toList();
+  }
+
+  /** The modes its framework can encrypt calls in. */
+  public Set<InvocationMode> tlsModes() {
+    return framework.protocol(params).tlsModes();
   }
 
   /** The framework's protocol with the shared -D parameters, the target and {@code mode} applied. */

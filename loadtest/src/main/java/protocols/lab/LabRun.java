@@ -295,8 +295,10 @@ public final class LabRun implements RunObserver {
     }
     p.put("connections", s.connections() == 0 ? "framework default" : s.connections());
     p.put("maxMessageBytes", protocol.maxMessageBytes());
+    p.put("tls", s.viaTls().map(t -> "on: " + t.describe() + "; implementation " + protocol.tlsImplementation())
+        .orElse("off (plaintext)"));
     p.putAll(protocol.describe());
-    protocols.add(Map.entry(new Endpoints(s.targets(), s.registry()), p));
+    protocols.add(Map.entry(new Endpoints(s.targets(), s.registry(), s.tls()), p));
   }
 
   /** The lab's runs start with a probe, so a client that cannot start now is one line and exit 1. */

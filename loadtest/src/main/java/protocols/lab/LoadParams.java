@@ -189,6 +189,21 @@ public final class LoadParams {
   }
 
   /** A free-form parameter. */
+  /** {@code -D<name>}, if given (not blank). */
+  public Optional<String> optional(String name) {
+    return raw(name);
+  }
+
+  /** TLS as -Dtls and its companions ask for it. */
+  TlsSettings tls() {
+    return TlsSettings.of(this);
+  }
+
+  /** {@code -Dtls}'s modes, in the order the shootout runs them. */
+  public List<TlsMode> tlsModes() {
+    return tls().modes();
+  }
+
   public String string(String name, String defaultValue) {
     return raw(name).orElse(defaultValue);
   }
@@ -403,6 +418,10 @@ public final class LoadParams {
     faults();
     Deployment.Plan.of(this);
     LiveSettings.of(this);
+    if (injectors() > 1 && tlsModes().stream().anyMatch(TlsMode::on)) {
+      throw new IllegalArgumentException("-Dtls with -Dinjectors: the injector JVMs would need the throwaway CA; run"
+          + " TLS with one injector");
+    }
     discovery();
     injectors();
     injector().checkStartAt(java.time.Instant.now());

@@ -81,6 +81,14 @@ public final class Parameters {
       new Param("metrics.serverPort", "unset", RUNS),
       new Param("metrics.linger", Integer.toString(LiveSettings.DEFAULT_LINGER_SECONDS), CLIENTS),
       new Param("live", "1 (0 when CI is set)", CLIENTS),
+      new Param("tls", "false", RUNS),
+      new Param("tls.provider", "default", RUNS),
+      new Param("tls.ca", "the JDK's CAs (with -Dtarget)", EnumSet.of(Use.ECHO)),
+      new Param("tls.cert", "unset", EnumSet.of(Use.ECHO)),
+      new Param("tls.key", "unset", EnumSet.of(Use.ECHO)),
+      new Param("tls.keyStore", "unset", EnumSet.of(Use.ECHO)),
+      new Param("tls.password", "unset", EnumSet.of(Use.ECHO)),
+      new Param("tls.serverName", "the host called", EnumSet.of(Use.ECHO)),
       new Param("frameworks", "all", EnumSet.of(Use.SHOOTOUT, Use.DEMO, Use.STREAMS)),
       new Param("plain", "false", EnumSet.of(Use.SHOOTOUT)),
       new Param("discovery", "unset", EnumSet.of(Use.SHOOTOUT)),
@@ -108,7 +116,7 @@ public final class Parameters {
   public static final String TARGET_PREFIX = "target.";
   /** Dotted names the lab owns (the frameworks' own, {@code target.<framework>}); other dotted names are the JVM's, Maven's or Gatling's. */
   private static final List<String> OWN_PREFIXES = List.of(TARGET_PREFIX, "thrift.", "dubbo.", "grpc.", "ice.",
-      "netty.", "metrics.");
+      "netty.", "metrics.", "tls.");
   /** Names set by the lab for its own JVMs. */
   private static final Set<String> INTERNAL = Set.of("plain.framework", "plain.out", CpuSampler.PEERS_OF);
 

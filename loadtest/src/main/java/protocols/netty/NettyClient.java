@@ -3,6 +3,12 @@ package protocols.netty;
 import contract.netty.EchoFrames;
 import contract.pojo.Order;
 import io.netty.bootstrap.Bootstrap;
+import io.netty.handler.ssl.SslContext;
+import io.netty.handler.ssl.SslHandler;
+import javax.net.ssl.SSLException;
+import protocols.rpc.Errors;
+import protocols.rpc.NettyTls;
+import protocols.rpc.Tls;
 import io.netty.buffer.ByteBuf;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelFuture;
@@ -49,6 +55,7 @@ public final class NettyClient implements RpcClient {
   private final EventLoop[] homes;
   private final AtomicReferenceArray<Channel> channels;
   private final Bootstrap bootstrap;
+  private final SslContext ssl;
   private final RpcSettings settings;
   private volatile boolean closed;
   private final Map<Long, Pending> pending = new ConcurrentHashMap<>();
@@ -77,21 +84,25 @@ public final class NettyClient implements RpcClient {
     homes = GatlingLoops.of(group);
     bootstrap = new Bootstrap().group(group).channel(GatlingLoops.socketChannelType(group))
         .option(ChannelOption.TCP_NODELAY, true)
-        .option(ChannelOption.CONNECT_TIMEOUT_MILLIS, (int) Math.min(Integer.MAX_VALUE, timeoutMillis))
-        .handler(new ChannelInitializer<SocketChannel>() {
-          @Override
-          protected void initChannel(SocketChannel ch) {
-            ch.pipeline().addLast(new LengthFieldBasedFrameDecoder(maxFrame, 0,
-                EchoFrames.LENGTH_BYTES, 0, EchoFrames.LENGTH_BYTES), new Replies());
-          }
-        });
+        .option(ChannelOption.CONNECT_TIMEOUT_MILLIS, (int) Math.min(Integer.MAX_VALUE, timeoutMillis));
+    ssl = settings.tls() == null ? null : sslContext(settings.tls());
     // Several providers: each loop gets a connection to each (channel i: loop i mod loops, provider i / loops).
     channels = new AtomicReferenceArray<>(settings.connections() > 0 ? settings.connections()
         : (ownsGroup ? 1 : homes.length) * settings.targets().size());
     try {
       for (int i = 0; i < channels.length(); i++) {
-        channels.set(i, connect(i).sync().channel());
-        watch(i, channels.get(i));
+        Channel channel = connect(i).sync().channel();
+        SslHandler handshake = channel.pipeline().get(SslHandler.class);
+        if (handshake != null && !handshake.handshakeFuture().await(timeoutMillis) ) {
+          channel.close();
+          throw new IllegalStateException("no TLS handshake within " + timeoutMillis + " ms");
+        }
+        if (handshake != null && !handshake.handshakeFuture().isSuccess()) {
+          throw new IllegalStateException(Errors.rootMessage(handshake.handshakeFuture().cause()),
+              handshake.handshakeFuture().cause());
+        }
+        channels.set(i, channel);
+        watch(i, channel);
       }
     } catch (Exception e) {
       close();
@@ -102,7 +113,26 @@ public final class NettyClient implements RpcClient {
   private ChannelFuture connect(int i) {
     int perProvider = ownsGroup ? 1 : homes.length;
     HostPort target = settings.targets().get((i / perProvider) % settings.targets().size());
-    return bootstrap.clone(homes[i % homes.length]).connect(target.host(), target.port());
+    return bootstrap.clone(homes[i % homes.length]).handler(new ChannelInitializer<SocketChannel>() {
+      @Override
+      protected void initChannel(SocketChannel ch) {
+        if (ssl != null) { // the server's name checked against the host called, or the name given
+          ch.pipeline().addLast(ssl.newHandler(ch.alloc(), settings.tls().serverName().orElse(target.host()),
+              target.port()));
+        }
+        ch.pipeline().addLast(new LengthFieldBasedFrameDecoder(maxFrame, 0,
+            EchoFrames.LENGTH_BYTES, 0, EchoFrames.LENGTH_BYTES), new Replies());
+      }
+    }).connect(target.host(), target.port());
+  }
+
+  /** Netty's SslHandler on the implementation asked for (by default OpenSSL where it loads). */
+  static SslContext sslContext(Tls tls) {
+    try {
+      return NettyTls.forClient(tls).sslProvider(NettyTls.provider(tls.provider())).build();
+    } catch (SSLException e) {
+      throw new IllegalArgumentException("netty TLS: " + Errors.rootMessage(e), e);
+    }
   }
 
   /** When connection {@code i} closes, reconnect it: at once, then backing off to at most a second. */

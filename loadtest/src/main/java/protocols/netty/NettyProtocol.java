@@ -1,6 +1,7 @@
 package protocols.netty;
 
 import contract.netty.EchoFrames;
+import protocols.rpc.NettyTls;
 import protocols.rpc.RpcProtocol;
 import protocols.rpc.RpcProtocolKey;
 import protocols.rpc.RpcSettings;
@@ -12,6 +13,11 @@ public final class NettyProtocol extends RpcProtocol<NettyProtocol, NettyClient>
   NettyProtocol(RpcSettings settings) {
     super(settings, new Spec<>(KEY, "netty", EchoFrames.DEFAULT_MAX_FRAME, NettyProtocol::new,
         (p, loops) -> new NettyClient(p.settings(), p.maxMessageBytes(), loops)));
+  }
+
+  @Override
+  public String tlsImplementation() {
+    return settings().viaTls().map(t -> NettyTls.describe(NettyTls.provider(t.provider()))).orElse("none");
   }
 
   @Override

@@ -27,7 +27,8 @@ public final class Comparison {
   @JsonPropertyOrder({"framework", "mode", "clients"})
   public record Row(@JsonIgnore Level level, long callsPerClient, long totalCalls, double seconds, double throughput,
                     long ko, long p50, long p99, long p999, Double ceilingRatio, Double plainThroughput,
-                    Double gatlingVsPlain, String plainFlag, Double gatlingCpuPerCall, Double plainCpuPerCall) {
+                    Double gatlingVsPlain, String plainFlag, Double gatlingCpuPerCall, Double plainCpuPerCall,
+                    Double serverCpuPerCall) {
     @JsonProperty
     public String framework() {
       return level.framework();
@@ -171,6 +172,127 @@ public final class Comparison {
     return sb.toString();
   }
 
+  /**
+   * A framework run in one shootout in plaintext and over TLS ({@code -Dtls=false,true}): the names its
+   * levels have, the TLS mode's label, and each one's time to its first OK call (a fresh client's start,
+   * connection and, over TLS, handshake).
+   */
+  public record TlsPair(String plaintext, String tls, String tlsMode, long plaintextFirstCallMillis,
+                        long tlsFirstCallMillis) {
+  }
+
+  /** One closed level of a {@link TlsPair}, both ways: what encryption costs at steady state. */
+  @JsonPropertyOrder({"framework", "tls", "mode", "clients"})
+  public record TlsRow(@JsonIgnore Row plaintext, @JsonIgnore Row encrypted, String tls) {
+    @JsonProperty
+    public String framework() {
+      return plaintext.framework();
+    }
+
+    @JsonProperty
+    public String mode() {
+      return plaintext.mode();
+    }
+
+    @JsonProperty
+    public int clients() {
+      return plaintext.clients();
+    }
+
+    @JsonProperty
+    public double plaintextThroughput() {
+      return plaintext.throughput();
+    }
+
+    @JsonProperty
+    public double tlsThroughput() {
+      return encrypted.throughput();
+    }
+
+    /** TLS over plaintext: below 1 is what encryption costs; null when plaintext measured nothing. */
+    @JsonProperty
+    public Double tlsVsPlaintext() {
+      return plaintext.throughput() > 0 ? encrypted.throughput() / plaintext.throughput() : null;
+    }
+
+    @JsonProperty
+    public long plaintextP50() {
+      return plaintext.p50();
+    }
+
+    @JsonProperty
+    public long tlsP50() {
+      return encrypted.p50();
+    }
+
+    @JsonProperty
+    public long plaintextP99() {
+      return plaintext.p99();
+    }
+
+    @JsonProperty
+    public long tlsP99() {
+      return encrypted.p99();
+    }
+
+    /** The injector's CPU per call, µs: plaintext, then TLS; null where not measured. */
+    @JsonProperty
+    public Double plaintextInjectorCpuPerCall() {
+      return plaintext.gatlingCpuPerCall();
+    }
+
+    @JsonProperty
+    public Double tlsInjectorCpuPerCall() {
+      return encrypted.gatlingCpuPerCall();
+    }
+
+    /** The server's CPU per call, µs. */
+    @JsonProperty
+    public Double plaintextServerCpuPerCall() {
+      return plaintext.serverCpuPerCall();
+    }
+
+    @JsonProperty
+    public Double tlsServerCpuPerCall() {
+      return encrypted.serverCpuPerCall();
+    }
+  }
+
+  /** Each pair's closed levels that both ran, in the rows' order. */
+  public static List<TlsRow> tlsRows(List<TlsPair> pairs, List<Row> rows) {
+    List<TlsRow> out = new java.util.ArrayList<>();
+    for (TlsPair pair : pairs) {
+      for (Row plain : rows) {
+        if (plain.level().framework().equals(pair.plaintext())) {
+          rows.stream().filter(r -> r.level().framework().equals(pair.tls()) && r.level().mode() == plain.level().mode()
+                  && r.clients() == plain.clients()).findFirst()
+              .ifPresent(tls -> out.add(new TlsRow(plain, tls, pair.tlsMode())));
+        }
+      }
+    }
+    return out;
+  }
+
+  /** The console's table of what TLS costs. */
+  public static String tlsTable(List<TlsPair> pairs, List<TlsRow> rows) {
+    StringBuilder sb = new StringBuilder(String.format(Locale.ROOT, "%nPlaintext against TLS (µs; CPU per call of the"
+        + " injector and of the server)%n%-9s %-10s %-8s %7s %9s %9s %7s %8s %8s %8s %8s %7s %7s %7s %7s%n",
+        "framework", "tls", "mode", "clients", "plain/s", "tls/s", "tls/pl", "p50 pl", "p50 tls", "p99 pl", "p99 tls",
+        "inj pl", "inj tls", "srv pl", "srv tls"));
+    for (TlsRow r : rows) {
+      sb.append(String.format(Locale.ROOT, "%-9s %-10s %-8s %7d %9.0f %9.0f %7s %8d %8d %8d %8d %7s %7s %7s %7s%n",
+          r.framework(), r.tls(), r.mode(), r.clients(), r.plaintextThroughput(), r.tlsThroughput(),
+          optional(r.tlsVsPlaintext(), 2), r.plaintextP50(), r.tlsP50(), r.plaintextP99(), r.tlsP99(),
+          optional(r.plaintextInjectorCpuPerCall(), 1), optional(r.tlsInjectorCpuPerCall(), 1),
+          optional(r.plaintextServerCpuPerCall(), 1), optional(r.tlsServerCpuPerCall(), 1)));
+    }
+    for (TlsPair p : pairs) {
+      sb.append(String.format(Locale.ROOT, "first OK call of a fresh %s client: plaintext %d ms, %s %d ms%n",
+          p.plaintext(), p.plaintextFirstCallMillis(), p.tlsMode(), p.tlsFirstCallMillis()));
+    }
+    return sb.toString();
+  }
+
   /** Per framework and mode: the highest offered rate that did not saturate, and its response-time p99. */
   public record Capacity(String framework, String mode, Double highestUnsaturated, Long responseP99,
                          Double lowestSaturated, String limit) {
@@ -195,13 +317,14 @@ public final class Comparison {
   public static String csv(List<Row> rows) {
     StringBuilder sb = new StringBuilder("framework,mode,clients,calls_per_client,total_calls,seconds,throughput,ko,"
         + "p50_us,p99_us,p999_us,ceiling_ratio,plain_throughput,gatling_vs_plain,gatling_cpu_us_per_call,"
-        + "plain_cpu_us_per_call,harness_cpu_us_per_call\n");
+        + "plain_cpu_us_per_call,harness_cpu_us_per_call,server_cpu_us_per_call\n");
     for (Row r : rows) {
       sb.append(String.join(",", r.framework(), r.mode(), Integer.toString(r.clients()),
           Long.toString(r.callsPerClient()), Long.toString(r.totalCalls()), fmt(r.seconds(), 3), fmt(r.throughput(), 1),
           Long.toString(r.ko()), Long.toString(r.p50()), Long.toString(r.p99()), Long.toString(r.p999()),
           optional(r.ceilingRatio(), 3), optional(r.plainThroughput(), 1), optional(r.gatlingVsPlain(), 3),
-          optional(r.gatlingCpuPerCall(), 2), optional(r.plainCpuPerCall(), 2), optional(r.harnessCpuPerCall(), 2)))
+          optional(r.gatlingCpuPerCall(), 2), optional(r.plainCpuPerCall(), 2), optional(r.harnessCpuPerCall(), 2),
+          optional(r.serverCpuPerCall(), 2)))
           .append('\n');
     }
     return sb.toString();

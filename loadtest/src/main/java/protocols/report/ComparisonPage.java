@@ -26,8 +26,12 @@ public final class ComparisonPage {
                     boolean interrupted) {
   }
 
-  /** The frameworks run both directly and through their registry, and their levels side by side. */
-  public record Discovery(List<Comparison.DiscoveryPair> pairs, List<Comparison.DiscoveryRow> rows) {
+  /**
+   * The frameworks run both directly and through their registry, and those run in plaintext and over
+   * TLS, with their levels side by side.
+   */
+  public record Discovery(List<Comparison.DiscoveryPair> pairs, List<Comparison.DiscoveryRow> rows,
+                          List<Comparison.TlsPair> tlsPairs, List<Comparison.TlsRow> tlsRows) {
   }
 
   public static String render(Run run, List<Comparison.Row> rows, List<Comparison.RateRow> rateRows,
@@ -56,6 +60,13 @@ public final class ComparisonPage {
     }
     model.put("discoveryRows", discoveryRows);
     model.put("discoveryPairs", discovery.pairs());
+    List<Map<String, Object>> tlsRows = new ArrayList<>();
+    for (Comparison.TlsRow r : discovery.tlsRows()) {
+      tlsRows.add(Map.of("row", r, "flagged", warnings.stream().anyMatch(w -> w.request()
+          .equals(r.plaintext().level().name()) || w.request().equals(r.encrypted().level().name()))));
+    }
+    model.put("tlsRows", tlsRows);
+    model.put("tlsPairs", discovery.tlsPairs());
     List<String> charts = new ArrayList<>();
     if (!rows.isEmpty()) {
       charts.add(chart(run, "throughput-chart", "Throughput (calls/s) against concurrent clients", rows,

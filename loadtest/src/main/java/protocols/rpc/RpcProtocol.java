@@ -138,6 +138,39 @@ public abstract class RpcProtocol<P extends RpcProtocol<P, C>, C extends RpcClie
     return "one connection per provider, calls in turn";
   }
 
+  /**
+   * Speak TLS as {@code tls} says: the server's certificate checked against its CAs, and the client's
+   * own shown to a server that asks for one (mutual TLS). Refused in one line by a framework without
+   * TLS ({@link #tlsImplementation}).
+   */
+  public P tls(Tls tls) {
+    String why = noTls(tls);
+    if (why != null) {
+      throw new IllegalArgumentException(framework() + ": " + why);
+    }
+    return with(settings.withTls(java.util.Objects.requireNonNull(tls, "tls")));
+  }
+
+  /** Plaintext (the default). */
+  public P plaintext() {
+    return with(settings.withTls(null));
+  }
+
+  /** Why this framework's client cannot speak TLS as {@code tls} asks, or null when it can. */
+  protected String noTls(Tls tls) {
+    return null;
+  }
+
+  /** The modes this framework's client can make calls in over TLS (all, but for Thrift's). */
+  public Set<InvocationMode> tlsModes() {
+    return java.util.EnumSet.allOf(InvocationMode.class);
+  }
+
+  /** Which TLS implementation the client runs on with these settings, as the run's report says it. */
+  public String tlsImplementation() {
+    return "the JDK's (JSSE)";
+  }
+
   /** Per-call timeout; a later reply is a KO "timeout after N ms". */
   public P timeout(Duration timeout) {
     return with(settings.withTimeout(timeout));

@@ -19,9 +19,10 @@ import java.util.Optional;
  *     framework's default ({@link RpcProtocol#maxMessageBytes()})
  * @param targets every provider the client spreads its calls over, the first at host:port
  * @param registry where the client finds its providers instead, or null: it calls {@code targets}
+ * @param tls how the client speaks TLS, or null: plaintext
  */
 public record RpcSettings(String host, int port, Duration timeout, InvocationMode mode, int syncThreads, int connections,
-                          Duration koPause, int maxMessageBytes, List<HostPort> targets, Registry registry) {
+                          Duration koPause, int maxMessageBytes, List<HostPort> targets, Registry registry, Tls tls) {
 
   /** The one default per-call timeout, for the DSL and for {@code -Dtimeout} alike. */
   public static final Duration DEFAULT_TIMEOUT = Duration.ofMillis(3000);
@@ -65,7 +66,7 @@ public record RpcSettings(String host, int port, Duration timeout, InvocationMod
 
   public static RpcSettings defaults(int port) {
     return new RpcSettings("127.0.0.1", port, DEFAULT_TIMEOUT, InvocationMode.ASYNC, DEFAULT_SYNC_THREADS, 0,
-        DEFAULT_KO_PAUSE, 0, List.of(new HostPort("127.0.0.1", port)), null);
+        DEFAULT_KO_PAUSE, 0, List.of(new HostPort("127.0.0.1", port)), null, null);
   }
 
   /** One provider at {@code newHost:newPort}, called directly. */
@@ -80,13 +81,13 @@ public record RpcSettings(String host, int port, Duration timeout, InvocationMod
     }
     HostPort first = all.get(0);
     return new RpcSettings(first.host(), first.port(), timeout, mode, syncThreads, connections, koPause,
-        maxMessageBytes, all, null);
+        maxMessageBytes, all, null, tls);
   }
 
   /** Providers found through {@code newRegistry}, not called at the targets. */
   public RpcSettings withRegistry(Registry newRegistry) {
     return new RpcSettings(host, port, timeout, mode, syncThreads, connections, koPause, maxMessageBytes, targets,
-        Objects.requireNonNull(newRegistry, "registry"));
+        Objects.requireNonNull(newRegistry, "registry"), tls);
   }
 
   /** The registry the client finds its providers through, if it does not call its targets. */
@@ -96,29 +97,40 @@ public record RpcSettings(String host, int port, Duration timeout, InvocationMod
 
   public RpcSettings withTimeout(Duration newTimeout) {
     return new RpcSettings(host, port, newTimeout, mode, syncThreads, connections, koPause, maxMessageBytes,
-        targets, registry);
+        targets, registry, tls);
   }
 
   public RpcSettings withMode(InvocationMode newMode) {
     return new RpcSettings(host, port, timeout, newMode, syncThreads, connections, koPause, maxMessageBytes,
-        targets, registry);
+        targets, registry, tls);
   }
 
   public RpcSettings withSyncThreads(int n) {
-    return new RpcSettings(host, port, timeout, mode, n, connections, koPause, maxMessageBytes, targets, registry);
+    return new RpcSettings(host, port, timeout, mode, n, connections, koPause, maxMessageBytes, targets, registry, tls);
   }
 
   public RpcSettings withConnections(int n) {
-    return new RpcSettings(host, port, timeout, mode, syncThreads, n, koPause, maxMessageBytes, targets, registry);
+    return new RpcSettings(host, port, timeout, mode, syncThreads, n, koPause, maxMessageBytes, targets, registry, tls);
   }
 
   public RpcSettings withKoPause(Duration pause) {
     return new RpcSettings(host, port, timeout, mode, syncThreads, connections, pause, maxMessageBytes,
-        targets, registry);
+        targets, registry, tls);
   }
 
   public RpcSettings withMaxMessageBytes(int bytes) {
-    return new RpcSettings(host, port, timeout, mode, syncThreads, connections, koPause, bytes, targets, registry);
+    return new RpcSettings(host, port, timeout, mode, syncThreads, connections, koPause, bytes, targets, registry, tls);
+  }
+
+  /** Speaks TLS as {@code newTls} says; null: plaintext. */
+  public RpcSettings withTls(Tls newTls) {
+    return new RpcSettings(host, port, timeout, mode, syncThreads, connections, koPause, maxMessageBytes, targets,
+        registry, newTls);
+  }
+
+  /** How the client speaks TLS, if it does. */
+  public Optional<Tls> viaTls() {
+    return Optional.ofNullable(tls);
   }
 
   public long timeoutMillis() {

@@ -60,11 +60,21 @@ public final class ComparisonReport implements SummaryListener {
   private final Map<String, String> frameworkVersions;
   /** The frameworks run both directly and through their registry. */
   private final List<Comparison.DiscoveryPair> discovery;
+  /** The frameworks run both in plaintext and over TLS. */
+  private final List<Comparison.TlsPair> tls;
 
   public ComparisonReport(List<String> frameworks, Map<String, String> frameworkVersions, List<InvocationMode> modes,
                           List<Integer> levels, String ceiling, Map<String, String> parameters,
                           Map<String, Path> plainResults, List<Comparison.DiscoveryPair> discovery) {
+    this(frameworks, frameworkVersions, modes, levels, ceiling, parameters, plainResults, discovery, List.of());
+  }
+
+  public ComparisonReport(List<String> frameworks, Map<String, String> frameworkVersions, List<InvocationMode> modes,
+                          List<Integer> levels, String ceiling, Map<String, String> parameters,
+                          Map<String, Path> plainResults, List<Comparison.DiscoveryPair> discovery,
+                          List<Comparison.TlsPair> tls) {
     this.discovery = List.copyOf(discovery);
+    this.tls = List.copyOf(tls);
     this.frameworkVersions = new LinkedHashMap<>(frameworkVersions);
     this.frameworks = List.copyOf(frameworks);
     this.modes = List.copyOf(modes);
@@ -84,7 +94,8 @@ public final class ComparisonReport implements SummaryListener {
               Map<String, Object> machine, Map<String, String> versions, Map<String, String> parameters,
               String gatlingReport, String rpcReport, List<Comparison.Row> rows, List<Comparison.RateRow> rateRows,
               List<Comparison.Capacity> capacity, List<Comparison.DiscoveryPair> discovery,
-              List<Comparison.DiscoveryRow> discoveryRows) {
+              List<Comparison.DiscoveryRow> discoveryRows, List<Comparison.TlsPair> tls,
+              List<Comparison.TlsRow> tlsRows) {
   }
 
   static String plainFlag(int clients, double gatlingThroughput, RequestStats plain) {
@@ -112,7 +123,7 @@ public final class ComparisonReport implements SummaryListener {
   public List<String> written(Path folder, List<RequestStats> requests, RunAnalysis analysis,
                              boolean interrupted) throws IOException {
     List<Comparison.Row> rows = rows(requests, name -> analysis.level(name).map(RunAnalysis.Assessment::cpu)
-        .filter(c -> c != null && c.seconds() > 0).map(CpuSampler.Shares::injectorCores).orElse(null));
+        .filter(c -> c != null && c.seconds() > 0).orElse(null));
     List<Warning> warnings = new ArrayList<>(analysis.warnings());
     rows.stream().filter(r -> r.plainFlag() != null)
         .forEach(r -> warnings.add(new Warning(r.level().name(), "plain-driver", r.plainFlag())));
@@ -122,9 +133,10 @@ public final class ComparisonReport implements SummaryListener {
     List<Comparison.RateRow> rateRows = rateRows(requests, analysis);
     List<Comparison.Capacity> capacities = Comparison.capacities(rateRows);
     List<Comparison.DiscoveryRow> discoveryRows = Comparison.discoveryRows(discovery, rows);
+    List<Comparison.TlsRow> tlsRows = Comparison.tlsRows(tls, rows);
     new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT).writeValue(folder.resolve(JSON).toFile(),
         new File(Pages.now(), interrupted, warnings, "microseconds", ceiling, machine, versions, parameters,
-            "index.html", RpcReportPage.FILE, rows, rateRows, capacities, discovery, discoveryRows));
+            "index.html", RpcReportPage.FILE, rows, rateRows, capacities, discovery, discoveryRows, tls, tlsRows));
     Files.writeString(folder.resolve(CSV), Comparison.csv(rows), StandardCharsets.UTF_8);
     if (!rateRows.isEmpty()) {
       Files.writeString(folder.resolve(RATES_CSV), Comparison.ratesCsv(rateRows), StandardCharsets.UTF_8);
@@ -133,10 +145,13 @@ public final class ComparisonReport implements SummaryListener {
     ComparisonPage.Run run = new ComparisonPage.Run(frameworks, modes, levels, ceiling, machine, versions, parameters,
         interrupted);
     Files.writeString(folder.resolve(HTML), ComparisonPage.render(run, rows, rateRows, capacities,
-        new ComparisonPage.Discovery(discovery, discoveryRows), requests, warnings, analysis.cpuNotSampled(),
+        new ComparisonPage.Discovery(discovery, discoveryRows, tls, tlsRows), requests, warnings, analysis.cpuNotSampled(),
         analysis.notJudged()), StandardCharsets.UTF_8);
     if (!discovery.isEmpty()) {
       System.out.print(Comparison.discoveryTable(discovery, discoveryRows));
+    }
+    if (!tls.isEmpty()) {
+      System.out.print(Comparison.tlsTable(tls, tlsRows));
     }
     for (Path plain : plainResults.values()) {
       if (Files.exists(plain)) {
@@ -155,10 +170,10 @@ public final class ComparisonReport implements SummaryListener {
   }
 
   /**
-   * @param injectorCores the Gatling JVM's CPU over a level, in cores (its share of the machine times
-   *     the cores), by request name; null where it was not measured
+   * @param cpu where the CPU went over a level (the Gatling JVM's share, the servers'), by request name;
+   *     null where it was not measured
    */
-  List<Comparison.Row> rows(List<RequestStats> gatling, Function<String, Double> injectorCores) throws IOException {
+  List<Comparison.Row> rows(List<RequestStats> gatling, Function<String, CpuSampler.Shares> cpu) throws IOException {
     Map<Level, RequestStats> byLevel = byLevel(gatling);
     Map<String, Summaries.Summary> plain = new LinkedHashMap<>();
     for (Map.Entry<String, Path> e : plainResults.entrySet()) {
@@ -186,11 +201,12 @@ public final class ComparisonReport implements SummaryListener {
           String flag = plainFlag(clients, s.throughput(), pl);
           Double plainThroughput = pl == null ? null : pl.throughput();
           Double vsPlain = plainThroughput == null || flag != null ? null : s.throughput() / plainThroughput;
-          Double cores = injectorCores.apply(s.name());
-          Double gatlingCpu = cores == null || s.throughput() <= 0 ? null : cores * 1e6 / s.throughput();
+          CpuSampler.Shares shares = cpu.apply(s.name());
+          Double gatlingCpu = shares == null || s.throughput() <= 0 ? null : shares.injectorCores() * 1e6 / s.throughput();
+          Double serverCpu = shares == null || s.throughput() <= 0 ? null : shares.serverCores() * 1e6 / s.throughput();
           rows.add(new Comparison.Row(level, s.count() / clients, s.count(), s.durationSeconds(), s.throughput(),
               s.ko(), s.p50(), s.p99(), s.p999(), ceilingRatio, plainThroughput, vsPlain, flag, gatlingCpu,
-              plainCpu.get(plainLevel.name())));
+              plainCpu.get(plainLevel.name()), serverCpu));
         }
       }
     }

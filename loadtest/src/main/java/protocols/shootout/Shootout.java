@@ -23,6 +23,7 @@ import protocols.lab.LoadParams;
 import protocols.lab.OwnedProcess;
 import protocols.lab.Parameters;
 import protocols.lab.RpcFramework;
+import protocols.lab.TlsMode;
 import protocols.load.Populations;
 import protocols.report.Comparison;
 import protocols.rpc.InvocationMode;
@@ -80,11 +81,38 @@ public final class Shootout {
             + " a registry; leave out -Dplain and -Dtarget.<framework>");
       });
     }
+    List<TlsMode> tlsModes = EchoRun.orExit(params::tlsModes);
+    boolean comparesTls = tlsModes.size() > 1 || tlsModes.get(0).on();
+    if (comparesTls && (plain || !discovery.isEmpty())) {
+      EchoRun.orExit(() -> {
+        throw new IllegalArgumentException("-Dtls compares plaintext and TLS; leave out -Dplain and -Ddiscovery");
+      });
+    }
     run = new LabRun(params);
     List<Comparison.DiscoveryPair> pairs = new ArrayList<>();
+    List<Comparison.TlsPair> tlsPairs = new ArrayList<>();
     for (RpcFramework<?, ?> framework : frameworks) {
       String target = Parameters.TARGET_PREFIX + framework.name();
       boolean hasRegistry = EchoRun.registryOf(framework, params).isPresent();
+      if (comparesTls) {
+        EchoRun plaintext = null;
+        for (TlsMode tls : tlsModes) {
+          if (tls.on() && framework.protocol(params).tlsModes().isEmpty()) {
+            System.out.println(framework.name() + " " + tls.label() + ": not run: "
+                + framework.protocol(params).tlsImplementation());
+            continue;
+          }
+          EchoRun echo = EchoRun.start(framework, tls, params, target, run);
+          runs.add(echo);
+          if (!tls.on()) {
+            plaintext = echo;
+          } else if (plaintext != null) {
+            tlsPairs.add(new Comparison.TlsPair(plaintext.name(), echo.name(), tls.label(), plaintext.firstCallMillis(),
+                echo.firstCallMillis()));
+          }
+        }
+        continue;
+      }
       if (discovery.isEmpty()) {
         runs.add(EchoRun.start(framework, params, target, run));
         continue;
@@ -104,7 +132,13 @@ public final class Shootout {
     Map<String, Path> plainResults = plain ? runPlainDrivers(params, modes) : Map.of();
     List<PopulationBuilder> steps = new ArrayList<>();
     for (EchoRun echo : runs) {
-      for (InvocationMode mode : modes) {
+      List<InvocationMode> can = echo.modesOf(modes);
+      if (can.size() < modes.size()) {
+        System.out.println(echo.name() + ": not run in " + String.join(", ", modes.stream().filter(m -> !can.contains(m))
+            .map(InvocationMode::label).toList()) + " mode: its client cannot encrypt such calls (it can in "
+            + String.join(", ", echo.tlsModes().stream().map(InvocationMode::label).sorted().toList()) + ")");
+      }
+      for (InvocationMode mode : can) {
         EchoLevels levels = echo.levels(echo.name(), mode);
         steps.addAll(levels.populations(echo.protocol(mode)));
         assertions.addAll(levels.assertions());
@@ -114,7 +148,7 @@ public final class Shootout {
     Map<String, String> versions = new LinkedHashMap<>();
     frameworks.forEach(f -> versions.put(f.name(), f.version()));
     run.onSummaryWritten(new ComparisonReport(frameworks(), versions, modes, params.levels(), Frameworks.CEILING,
-        describe(params, frameworks, modes, plain, discovery), plainResults, pairs));
+        describe(params, frameworks, modes, plain, discovery), plainResults, pairs, tlsPairs));
   }
 
   /** The run: its protocol goes beside the frameworks' ({@code setUp(...).protocols(shootout.run().protocol())}). */
@@ -211,6 +245,7 @@ public final class Shootout {
       f.params().forEach(p -> d.put(f.name() + " -D" + p.property(), p.value(params)));
     }
     d.put("plain driver", Boolean.toString(plain));
+    d.put("tls", String.join(",", params.tlsModes().stream().map(TlsMode::label).toList()));
     if (!discovery.isEmpty()) {
       d.put("discovery", String.join(",", discovery.stream().map(Discovery::label).toList())
           + " (frameworks without a registry of their own run direct only)");

@@ -53,6 +53,11 @@ public final class CpuSampler implements AutoCloseable {
     public double injectorCores() {
       return injector * cores;
     }
+
+    /** The embedded servers' CPU in cores. */
+    public double serverCores() {
+      return servers * cores;
+    }
   }
 
   private final List<Sample> samples = new CopyOnWriteArrayList<>();

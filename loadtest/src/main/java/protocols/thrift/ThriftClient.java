@@ -1,6 +1,12 @@
 package protocols.thrift;
 
+import contract.tls.TlsFiles;
 import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.net.Socket;
+import javax.net.ssl.SSLContext;
+import javax.net.ssl.SSLParameters;
+import javax.net.ssl.SSLSocket;
 import java.lang.reflect.Constructor;
 import java.util.List;
 import java.util.Map;
@@ -50,9 +56,20 @@ public final class ThriftClient implements RpcClient {
   private final AtomicInteger nextTarget = new AtomicInteger();
   private final Map<Class<?>, ConnectionPool<?>> pools = new ConcurrentHashMap<>();
   private final int maxFrame;
+  /** The JSSE context of a TLS client, or null. */
+  private final SSLContext tls;
+
+  /** Why the async client cannot speak TLS. */
+  static final String NO_ASYNC_TLS = "Thrift's Java async client (TAsyncClient on a TNonblockingSocket) has no TLS;"
+      + " its blocking client has: run it in sync mode (-Dmode=sync, .sync())";
 
   ThriftClient(RpcSettings settings, TProtocolFactory protocol, int maxFrame) {
     this.settings = settings;
+    if (settings.tls() != null && settings.mode() != protocols.rpc.InvocationMode.SYNC) {
+      throw new IllegalArgumentException("thrift: " + NO_ASYNC_TLS);
+    }
+    this.tls = settings.viaTls().map(t -> TlsFiles.context(t.identity().orElse(null), t.trusted().orElse(null)))
+        .orElse(null);
     this.protocol = protocol;
     this.maxFrame = maxFrame;
     // One selector thread per core, as Gatling has one event loop per core.
@@ -72,10 +89,38 @@ public final class ThriftClient implements RpcClient {
   /** Fails at start, not on the first call, when the server is not there. */
   private void checkConnects() throws TTransportException {
     for (HostPort target : settings.targets()) {
-      TTransport socket = new TSocket(configuration(maxFrame), target.host(), target.port(),
-          (int) settings.timeoutMillis());
-      socket.open();
-      socket.close();
+      open(target).close();
+    }
+  }
+
+  /** A framed transport to {@code target}, open: over TLS (the JDK's JSSE, the server's name checked) if asked. */
+  private TTransport open(HostPort target) throws TTransportException {
+    int timeout = (int) settings.timeoutMillis();
+    if (tls == null) {
+      TTransport transport = new TFramedTransport(new TSocket(configuration(maxFrame), target.host(), target.port(),
+          timeout));
+      transport.open();
+      return transport;
+    }
+    Socket plain = new Socket();
+    try {
+      plain.connect(new InetSocketAddress(target.host(), target.port()), timeout);
+      String name = settings.tls().serverName().orElse(target.host());
+      SSLSocket socket = (SSLSocket) tls.getSocketFactory().createSocket(plain, name, target.port(), true);
+      SSLParameters parameters = socket.getSSLParameters();
+      parameters.setEndpointIdentificationAlgorithm("HTTPS");
+      socket.setSSLParameters(parameters);
+      socket.setSoTimeout(timeout);
+      socket.setTcpNoDelay(true);
+      socket.startHandshake();
+      return new TFramedTransport(new TSocket(socket), maxFrame);
+    } catch (IOException e) {
+      try {
+        plain.close();
+      } catch (IOException ignored) {
+        // already failing
+      }
+      throw new TTransportException(TTransportException.NOT_OPEN, "TLS to " + target + ": " + e.getMessage(), e);
     }
   }
 
@@ -106,6 +151,9 @@ public final class ThriftClient implements RpcClient {
     Constructor<A> make = constructor(type, TProtocolFactory.class, TAsyncClientManager.class,
         TNonblockingTransport.class);
     return (ConnectionPool<Async<A>>) pools.computeIfAbsent(type, t -> new ConnectionPool<Async<A>>(() -> {
+      if (tls != null) {
+        throw new TTransportException(TTransportException.NOT_OPEN, "thrift: " + NO_ASYNC_TLS);
+      }
       HostPort target = nextTarget();
       TNonblockingSocket socket = new TNonblockingSocket(target.host(), target.port(), (int) settings.timeoutMillis());
       try {
@@ -125,10 +173,7 @@ public final class ThriftClient implements RpcClient {
   <B extends TServiceClient> ConnectionPool<B> blockingPool(Class<B> type) {
     Constructor<B> make = constructor(type, TProtocol.class);
     return (ConnectionPool<B>) pools.computeIfAbsent(type, t -> new ConnectionPool<B>(() -> {
-      HostPort target = nextTarget();
-      TTransport transport = new TFramedTransport(
-          new TSocket(configuration(maxFrame), target.host(), target.port(), (int) settings.timeoutMillis()));
-      transport.open();
+      TTransport transport = open(nextTarget());
       return newInstance(make, protocol.getProtocol(transport));
     }, c -> c.getInputProtocol().getTransport().close(), settings.connections()));
   }

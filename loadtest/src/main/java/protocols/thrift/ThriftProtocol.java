@@ -2,6 +2,9 @@ package protocols.thrift;
 
 import contract.thrift.WireProtocols;
 import java.util.Map;
+import java.util.Set;
+import protocols.rpc.InvocationMode;
+import protocols.rpc.Tls;
 import protocols.rpc.RpcProtocol;
 import protocols.rpc.RpcProtocolKey;
 import protocols.rpc.RpcSettings;
@@ -25,6 +28,23 @@ public final class ThriftProtocol extends RpcProtocol<ThriftProtocol, ThriftClie
   public ThriftProtocol wireProtocol(String name) {
     WireProtocols.factory(name); // rejects an unknown name now, not at run time
     return new ThriftProtocol(settings(), name);
+  }
+
+  @Override
+  protected String noTls(Tls tls) {
+    return tls.provider() == Tls.Provider.DEFAULT || tls.provider() == Tls.Provider.JDK ? null
+        : "Thrift's TLS runs on the JDK's JSSE only";
+  }
+
+  @Override
+  public Set<InvocationMode> tlsModes() {
+    return Set.of(InvocationMode.SYNC);
+  }
+
+  @Override
+  public String tlsImplementation() {
+    return settings().viaTls().map(t -> "the JDK's (JSSE): Thrift's blocking TSocket over an SSLSocket (its async"
+        + " client has none); the server is TThreadPoolServer, a thread per connection").orElse("none");
   }
 
   @Override

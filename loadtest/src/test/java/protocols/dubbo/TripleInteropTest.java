@@ -52,7 +52,7 @@ class TripleInteropTest {
     triplePort = freePort();
     Map<String, String> defaults = TripleEchoServer.defaults(triplePort);
     defaults.put("threads", "20");
-    triple = TripleEchoServer.start(ServerFlags.parse(new String[0], defaults), "127.0.0.1", triplePort);
+    triple = TripleEchoServer.start(ServerFlags.parse(new String[0], defaults), "127.0.0.1", triplePort, java.util.Optional.empty());
     grpc = NettyServerBuilder.forAddress(new InetSocketAddress("127.0.0.1", 0))
         .addService(new GrpcEchoServer.Echo(ServiceDelay.from(ServerFlags.parse(new String[0],
             EchoServerMain.commonDefaults(0))))).build().start();

@@ -59,7 +59,7 @@ class TripleStreamTest {
   private static EchoServerMain.RunningServer startServer(int on) throws Exception {
     Map<String, String> defaults = TripleEchoServer.defaults(on);
     defaults.put("threads", "20");
-    return TripleEchoServer.start(ServerFlags.parse(new String[0], defaults), "127.0.0.1", on);
+    return TripleEchoServer.start(ServerFlags.parse(new String[0], defaults), "127.0.0.1", on, java.util.Optional.empty());
   }
 
   private static int freePort() throws IOException {

@@ -7,6 +7,7 @@ import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.CountDownLatch;
 
 /**
@@ -15,7 +16,7 @@ import java.util.concurrent.CountDownLatch;
  */
 public final class EchoServerMain {
 
-  /** The line the load generator waits for: {@code READY <framework> <host>:<port>}. */
+  /** The line the load generator waits for: {@code READY <framework> <host>:<port>[ tls[ mutual]]}. */
   public static final String READY_PREFIX = "READY ";
 
   /** A started server. */
@@ -23,9 +24,9 @@ public final class EchoServerMain {
     void stop() throws Exception;
   }
 
-  /** Starts a framework's server from its flags. */
-  public interface Starter {
-    RunningServer start(ServerFlags flags, String host, int port) throws Exception;
+  /** Starts a framework's server from its flags, with TLS ({@link ServerTls}) when they ask for it. */
+  public interface TlsStarter {
+    RunningServer start(ServerFlags flags, String host, int port, Optional<ServerTls> tls) throws Exception;
   }
 
   private EchoServerMain() {}
@@ -37,19 +38,22 @@ public final class EchoServerMain {
     d.put("port", Integer.toString(defaultPort));
     d.put(ServiceDelay.FLAG, "0");
     d.put(Served.METRICS_FLAG, "0");
+    ServerTls.addDefaults(d);
     return d;
   }
 
-  public static void run(String framework, String[] args, Map<String, String> defaults, Starter starter) {
+  public static void run(String framework, String[] args, Map<String, String> defaults, TlsStarter starter) {
     PrintStream stdout = ServerLogging.install();
     ServerFlags flags;
     String host;
     int port;
+    Optional<ServerTls> tls;
     try {
       flags = ServerFlags.parse(args, defaults);
       host = flags.get("host");
       port = flags.intValue("port", 1, 65535);
       checkPortFree(host, port);
+      tls = ServerTls.from(flags);
       int metricsPort = flags.intValue(Served.METRICS_FLAG, 0, 65535);
       if (metricsPort > 0) {
         checkPortFree(host, metricsPort);
@@ -60,7 +64,7 @@ public final class EchoServerMain {
     }
     RunningServer server;
     try {
-      server = starter.start(flags, host, port);
+      server = starter.start(flags, host, port, tls);
     } catch (Exception e) {
       fail(1, framework + " echo server: could not start on " + host + ":" + port + ": " + rootMessage(e));
       return;
@@ -85,7 +89,7 @@ public final class EchoServerMain {
         stopped.countDown();
       }
     }, "echo-server-stop"));
-    stdout.println(READY_PREFIX + framework + " " + host + ":" + port);
+    stdout.println(READY_PREFIX + framework + " " + host + ":" + port + tls.map(t -> " " + t.describe()).orElse(""));
     stdout.flush();
     Served.report(stdout);
     try {

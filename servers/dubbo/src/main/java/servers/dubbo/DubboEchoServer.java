@@ -6,6 +6,7 @@ import contract.dubbo.MobileService;
 import contract.pojo.Order;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import contract.SampleOrder;
 import java.util.concurrent.CompletableFuture;
 import org.apache.dubbo.config.ApplicationConfig;
@@ -18,6 +19,7 @@ import org.apache.dubbo.rpc.RpcContext;
 import servers.common.EchoServerMain;
 import servers.common.Served;
 import servers.common.ServerFlags;
+import servers.common.ServerTls;
 import servers.common.ServiceDelay;
 
 /**
@@ -48,7 +50,8 @@ public final class DubboEchoServer {
     return defaults;
   }
 
-  static EchoServerMain.RunningServer start(ServerFlags flags, String host, int port) {
+  static EchoServerMain.RunningServer start(ServerFlags flags, String host, int port,
+      Optional<ServerTls> tls) {
     String serialization = flags.oneOf("serialization", DubboSerialization.SUPPORTED.toArray(String[]::new));
     int threads = flags.intValue("threads", 1, 10_000);
     int payload = flags.intValue("payload", 1024, Integer.MAX_VALUE);
@@ -77,7 +80,7 @@ public final class DubboEchoServer {
     service.setRef(new Echo(ServiceDelay.from(flags)));
 
     DubboBootstrap bootstrap = DubboBootstrap.newInstance();
-    bootstrap.application(application)
+    DubboTls.apply(bootstrap, tls).application(application)
         .registry(new RegistryConfig(RegistryConfig.NO_AVAILABLE))
         .protocol(protocol)
         .service(service)

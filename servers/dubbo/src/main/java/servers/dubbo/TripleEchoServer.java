@@ -11,6 +11,7 @@ import contract.grpc.UploadSummary;
 import contract.grpc.WatchRequest;
 import contract.dubbo.TripleHost;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import org.apache.dubbo.common.stream.StreamObserver;
 import org.apache.dubbo.remoting.http12.h2.Http2CancelableStreamObserver;
@@ -24,6 +25,7 @@ import org.apache.dubbo.config.nested.TripleConfig;
 import servers.common.EchoServerMain;
 import servers.common.Served;
 import servers.common.ServerFlags;
+import servers.common.ServerTls;
 import servers.common.ServiceDelay;
 
 /**
@@ -55,7 +57,8 @@ public final class TripleEchoServer {
     return defaults;
   }
 
-  public static EchoServerMain.RunningServer start(ServerFlags flags, String host, int port) {
+  public static EchoServerMain.RunningServer start(ServerFlags flags, String host, int port,
+      Optional<ServerTls> tls) {
     int threads = flags.intValue("threads", 1, 10_000);
     int maxMessage = flags.intValue("max-message", 1024, Integer.MAX_VALUE);
     String registryAddress = ZooKeeperRegistration.checked(flags.get("registry"));
@@ -80,7 +83,7 @@ public final class TripleEchoServer {
     service.setRef(new Echo(ServiceDelay.from(flags)));
 
     DubboBootstrap bootstrap = DubboBootstrap.newInstance();
-    bootstrap.application(application)
+    DubboTls.apply(bootstrap, tls).application(application)
         .registry(new RegistryConfig(RegistryConfig.NO_AVAILABLE))
         .protocol(protocol)
         .service(service)

@@ -61,7 +61,7 @@ class SerializationAllowListTest {
       port = s.getLocalPort();
     }
     server = DubboEchoServer.start(ServerFlags.parse(new String[] {"--threads", "4", "--serialization", "hessian2"},
-        DubboEchoServer.defaults(port)), "127.0.0.1", port);
+        DubboEchoServer.defaults(port)), "127.0.0.1", port, java.util.Optional.empty());
     CHECKER_LOG.setLevel(Level.OFF); // the refusals this test provokes, a line each
   }
 

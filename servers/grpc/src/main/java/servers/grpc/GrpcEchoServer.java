@@ -11,7 +11,15 @@ import contract.grpc.WatchRequest;
 import io.grpc.Status;
 import io.grpc.protobuf.services.ProtoReflectionServiceV1;
 import io.grpc.Server;
+import contract.tls.TlsFiles;
+import io.grpc.netty.shaded.io.grpc.netty.GrpcSslContexts;
 import io.grpc.netty.shaded.io.grpc.netty.NettyServerBuilder;
+import io.grpc.netty.shaded.io.netty.handler.ssl.ClientAuth;
+import io.grpc.netty.shaded.io.netty.handler.ssl.SslContext;
+import io.grpc.netty.shaded.io.netty.handler.ssl.SslContextBuilder;
+import java.util.Optional;
+import javax.net.ssl.SSLException;
+import servers.common.ServerTls;
 import io.grpc.stub.ServerCallStreamObserver;
 import io.grpc.stub.StreamObserver;
 import java.net.InetSocketAddress;
@@ -49,7 +57,8 @@ public final class GrpcEchoServer {
     EchoServerMain.run("grpc", args, defaults, GrpcEchoServer::start);
   }
 
-  static EchoServerMain.RunningServer start(ServerFlags flags, String host, int port) throws Exception {
+  static EchoServerMain.RunningServer start(ServerFlags flags, String host, int port, Optional<ServerTls> tls)
+      throws Exception {
     int threads = flags.intValue("threads", 0, 10_000);
     int maxMessage = flags.intValue("max-message", 1024, Integer.MAX_VALUE);
     NettyServerBuilder builder = NettyServerBuilder.forAddress(new InetSocketAddress(host, port))
@@ -57,6 +66,9 @@ public final class GrpcEchoServer {
         .addService(new Echo(ServiceDelay.from(flags)))
         // Server reflection: clients without generated code learn the schema from the server.
         .addService(ProtoReflectionServiceV1.newInstance());
+    if (tls.isPresent()) {
+      builder.sslContext(sslContext(tls.get()));
+    }
     ExecutorService pool = null;
     if (threads == 0) {
       builder.directExecutor();
@@ -76,6 +88,16 @@ public final class GrpcEchoServer {
         servicePool.shutdownNow();
       }
     };
+  }
+
+  /** grpc-java's server TLS: OpenSSL (BoringSSL, inside grpc-netty-shaded) when it loads, else the JDK's. */
+  static SslContext sslContext(ServerTls tls) throws SSLException {
+    TlsFiles.Identity identity = TlsFiles.identity(tls.cert(), tls.key());
+    SslContextBuilder builder = GrpcSslContexts.configure(SslContextBuilder.forServer(identity.keyManagers()));
+    if (tls.mutual()) {
+      builder.trustManager(TlsFiles.trustManagers(TlsFiles.certificates(tls.clientCa()))).clientAuth(ClientAuth.REQUIRE);
+    }
+    return builder.build();
   }
 
   public static final class Echo extends MobileServiceGrpc.MobileServiceImplBase {

@@ -17,6 +17,8 @@ import java.util.concurrent.CompletionStage;
 import servers.common.EchoServerMain;
 import servers.common.Served;
 import servers.common.ServerFlags;
+import servers.common.ServerTls;
+import java.util.Optional;
 import servers.common.ServiceDelay;
 
 /**
@@ -31,6 +33,9 @@ public final class IceEchoServer {
   private static final Pattern ICEGRID = Pattern.compile("icegrid://([^:/]+):(\\d+)");
 
   public static final int DEFAULT_PORT = 10000;
+  /** Why --tls-cert is refused: IceSSL is a jar of its own that Maven Central does not serve here. */
+  static final String NO_ICESSL = "--tls-cert: no TLS for Ice here: IceSSL (com.zeroc.IceSSL) is not in the Ice jar"
+      + " served from Maven Central (com.zeroc:ice 3.7.10) and com.zeroc:icessl is not served";
 
   public static void main(String[] args) {
     Map<String, String> defaults = EchoServerMain.commonDefaults(DEFAULT_PORT);
@@ -41,7 +46,10 @@ public final class IceEchoServer {
     EchoServerMain.run("ice", args, defaults, IceEchoServer::start);
   }
 
-  static EchoServerMain.RunningServer start(ServerFlags flags, String host, int port) {
+  static EchoServerMain.RunningServer start(ServerFlags flags, String host, int port, Optional<ServerTls> tls) {
+    if (tls.isPresent()) {
+      throw new IllegalArgumentException(NO_ICESSL);
+    }
     int threads = flags.intValue("threads", 1, 10_000);
     int maxMessage = flags.intValue("max-message", 1024, Integer.MAX_VALUE);
     InitializationData init = new InitializationData();

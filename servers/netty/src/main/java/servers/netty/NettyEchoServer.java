@@ -16,6 +16,13 @@ import io.netty.channel.nio.NioIoHandler;
 import io.netty.channel.socket.SocketChannel;
 import io.netty.channel.socket.nio.NioServerSocketChannel;
 import io.netty.handler.codec.LengthFieldBasedFrameDecoder;
+import io.netty.handler.ssl.ClientAuth;
+import io.netty.handler.ssl.SslContext;
+import io.netty.handler.ssl.SslContextBuilder;
+import contract.tls.TlsFiles;
+import java.util.Optional;
+import javax.net.ssl.SSLException;
+import servers.common.ServerTls;
 import java.net.InetSocketAddress;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
@@ -44,7 +51,9 @@ public final class NettyEchoServer {
     EchoServerMain.run("netty", args, defaults, NettyEchoServer::start);
   }
 
-  static EchoServerMain.RunningServer start(ServerFlags flags, String host, int port) throws Exception {
+  static EchoServerMain.RunningServer start(ServerFlags flags, String host, int port, Optional<ServerTls> tls)
+      throws Exception {
+    SslContext ssl = tls.isPresent() ? sslContext(tls.get()) : null;
     int threads = flags.intValue("threads", 0, 1_024);
     int maxFrame = flags.intValue("max-frame", 1024, Integer.MAX_VALUE);
     EventLoopGroup boss = new MultiThreadIoEventLoopGroup(1, NioIoHandler.newFactory());
@@ -58,6 +67,9 @@ public final class NettyEchoServer {
           .childHandler(new ChannelInitializer<SocketChannel>() {
             @Override
             protected void initChannel(SocketChannel ch) {
+              if (ssl != null) {
+                ch.pipeline().addLast(ssl.newHandler(ch.alloc()));
+              }
               // A frame over maxFrame fails the decoder, which closes the connection (see Echo).
               ch.pipeline().addLast(new LengthFieldBasedFrameDecoder(maxFrame, 0, EchoFrames.LENGTH_BYTES, 0,
                   EchoFrames.LENGTH_BYTES), echo);
@@ -74,6 +86,16 @@ public final class NettyEchoServer {
       boss.shutdownGracefully();
       throw e;
     }
+  }
+
+  /** Netty's SslHandler: OpenSSL (netty-tcnative's BoringSSL) when it loads, else the JDK's. */
+  static SslContext sslContext(ServerTls tls) throws SSLException {
+    TlsFiles.Identity identity = TlsFiles.identity(tls.cert(), tls.key());
+    SslContextBuilder builder = SslContextBuilder.forServer(identity.keyManagers());
+    if (tls.mutual()) {
+      builder.trustManager(TlsFiles.trustManagers(TlsFiles.certificates(tls.clientCa()))).clientAuth(ClientAuth.REQUIRE);
+    }
+    return builder.build();
   }
 
   @ChannelHandler.Sharable

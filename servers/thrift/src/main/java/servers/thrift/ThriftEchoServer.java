@@ -5,7 +5,13 @@ import contract.thrift.BadRequest;
 import contract.thrift.MobileService;
 import contract.thrift.Order;
 import contract.thrift.WireProtocols;
+import contract.tls.TlsFiles;
+import java.net.InetAddress;
 import java.net.InetSocketAddress;
+import java.util.Optional;
+import javax.net.ssl.SSLContext;
+import javax.net.ssl.SSLServerSocket;
+import servers.common.ServerTls;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ExecutorService;
@@ -15,7 +21,10 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.apache.thrift.async.AsyncMethodCallback;
 import org.apache.thrift.protocol.TProtocolFactory;
+import org.apache.thrift.server.TServer;
+import org.apache.thrift.server.TThreadPoolServer;
 import org.apache.thrift.server.TThreadedSelectorServer;
+import org.apache.thrift.transport.TServerSocket;
 import org.apache.thrift.transport.TNonblockingServerSocket;
 import org.apache.thrift.transport.layered.TFramedTransport;
 import servers.common.EchoServerMain;
@@ -45,13 +54,21 @@ public final class ThriftEchoServer {
     EchoServerMain.run("thrift", args, defaults, ThriftEchoServer::start);
   }
 
-  static EchoServerMain.RunningServer start(ServerFlags flags, String host, int port) throws Exception {
+  static EchoServerMain.RunningServer start(ServerFlags flags, String host, int port, Optional<ServerTls> tls)
+      throws Exception {
     TProtocolFactory protocol =
         WireProtocols.factory(flags.oneOf("protocol", WireProtocols.SUPPORTED.toArray(String[]::new)));
     int workers = flags.intValue("threads", 1, 10_000);
     int selectors = flags.intValue("selectors", 1, 64);
     int maxFrame = flags.intValue("max-frame", 1024, Integer.MAX_VALUE);
     ServiceDelay delay = ServiceDelay.from(flags);
+    if (tls.isPresent()) {
+      if (!delay.none()) {
+        throw new IllegalArgumentException("--delay-us with TLS: Thrift's TLS server (TThreadPoolServer) has no async"
+            + " processor to delay replies without holding a thread");
+      }
+      return startTls(tls.get(), host, port, protocol, workers, maxFrame);
+    }
 
     TNonblockingServerSocket socket = new TNonblockingServerSocket(new InetSocketAddress(host, port), 0, maxFrame);
     TThreadedSelectorServer.Args serverArgs = new TThreadedSelectorServer.Args(socket)
@@ -64,7 +81,32 @@ public final class ThriftEchoServer {
         .executorService(workerPool(workers));
     // Bounds the memory all half-read frames may hold together.
     serverArgs.maxReadBufferBytes = 64L * maxFrame;
-    TThreadedSelectorServer server = new TThreadedSelectorServer(serverArgs);
+    return serve(new TThreadedSelectorServer(serverArgs));
+  }
+
+  /**
+   * Thrift's TLS transport is a blocking socket (TSSLTransportFactory wraps an SSLServerSocket in a
+   * TServerSocket, as here, with the JDK's JSSE): its non-blocking servers have none, so with TLS the
+   * echo runs on TThreadPoolServer, a thread per connection, up to --threads connections.
+   */
+  private static EchoServerMain.RunningServer startTls(ServerTls tls, String host, int port, TProtocolFactory protocol,
+                                                       int workers, int maxFrame) throws Exception {
+    SSLContext context = TlsFiles.context(TlsFiles.identity(tls.cert(), tls.key()),
+        tls.mutual() ? TlsFiles.certificates(tls.clientCa()) : null);
+    SSLServerSocket listener = (SSLServerSocket) context.getServerSocketFactory()
+        .createServerSocket(port, 1024, InetAddress.getByName(host));
+    listener.setNeedClientAuth(tls.mutual());
+    TThreadPoolServer.Args serverArgs = new TThreadPoolServer.Args(new TServerSocket(listener))
+        .processor(new MobileService.Processor<>(new Echo()))
+        .protocolFactory(protocol)
+        .transportFactory(new TFramedTransport.Factory(maxFrame))
+        .minWorkerThreads(Math.min(workers, 16))
+        .maxWorkerThreads(workers);
+    TThreadPoolServer server = new TThreadPoolServer(serverArgs);
+    return serve(server);
+  }
+
+  private static EchoServerMain.RunningServer serve(TServer server) throws Exception {
     Thread serving = new Thread(server::serve, "thrift-serve");
     serving.start();
     long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);

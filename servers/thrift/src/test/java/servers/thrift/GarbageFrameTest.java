@@ -35,7 +35,7 @@ class GarbageFrameTest {
     }
     Map<String, String> defaults = EchoServerMain.commonDefaults(port);
     defaults.putAll(Map.of("threads", "4", "selectors", "1", "protocol", "binary", "max-frame", "65536"));
-    server = ThriftEchoServer.start(ServerFlags.parse(new String[0], defaults), "127.0.0.1", port);
+    server = ThriftEchoServer.start(ServerFlags.parse(new String[0], defaults), "127.0.0.1", port, java.util.Optional.empty());
   }
 
   @AfterAll
@@ -112,6 +112,6 @@ class GarbageFrameTest {
     Map<String, String> defaults = EchoServerMain.commonDefaults(port);
     defaults.putAll(Map.of("threads", "1", "selectors", "1", "protocol", "json", "max-frame", "65536"));
     assertThrows(IllegalArgumentException.class,
-        () -> ThriftEchoServer.start(ServerFlags.parse(new String[0], defaults), "127.0.0.1", port));
+        () -> ThriftEchoServer.start(ServerFlags.parse(new String[0], defaults), "127.0.0.1", port, java.util.Optional.empty()));
   }
 }
