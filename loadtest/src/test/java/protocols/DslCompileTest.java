@@ -3,6 +3,8 @@ package protocols;
 import static io.gatling.javaapi.core.CoreDsl.atOnceUsers;
 import static io.gatling.javaapi.core.CoreDsl.scenario;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertNotSame;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -35,6 +37,7 @@ import protocols.rpc.InvocationMode;
 import protocols.load.OpenLoad;
 import protocols.rpc.RpcCallActionBuilder;
 import protocols.rpc.RpcSettings;
+import protocols.rpc.Tls;
 import protocols.dubbo.DubboClient;
 import protocols.dubbo.DubboDsl;
 import protocols.dubbo.DubboProtocol;
@@ -81,6 +84,14 @@ public class DslCompileTest extends Simulation {
       .registry(Registry.icegrid("127.0.0.1", 4061)).adapterId("EchoGroup");
 
   NettyProtocol nettyProtocol = netty.target("127.0.0.1", 7000).connections(2).timeout(Duration.ofMillis(500));
+
+  // TLS: CAs and the client's own certificate as PEM or PKCS#12, a server name, the implementation.
+  GrpcProtocol grpcTls = grpc.target("127.0.0.1", 50051).tls(Tls.trusting(java.nio.file.Path.of("ca.pem"))
+      .identity(java.nio.file.Path.of("client.pem"), java.nio.file.Path.of("client.key"))
+      .serverName("echo.internal").provider(Tls.Provider.JDK));
+  NettyProtocol nettyTls = netty.target("127.0.0.1", 7000).tls(Tls.trustingStore(java.nio.file.Path.of("ca.p12"), "pw")
+      .identityStore(java.nio.file.Path.of("client.p12"), "pw"));
+  ThriftProtocol thriftTls = thrift.target("127.0.0.1:9090").sync().tls(Tls.trustingJdkCas());
 
   RpcCallActionBuilder<DubboClient, Order, Order> checked = dubbo("echo")
       .service(MobileService.class)
@@ -169,6 +180,16 @@ public class DslCompileTest extends Simulation {
         iceProtocol, nettyProtocol}) {
       assertSame(p, p.protocol(), "a protocol is its own Gatling protocol: " + p);
     }
+    assertEquals("echo.internal", grpcTls.settings().tls().serverName().orElseThrow());
+    assertEquals(Tls.Provider.JDK, grpcTls.settings().tls().provider());
+    assertTrue(nettyTls.settings().tls().hasIdentity());
+    assertNull(grpcTls.plaintext().settings().tls(), "plaintext() drops TLS");
+    assertNull(grpcProtocol.settings().tls(), "plaintext by default");
+    IllegalArgumentException ice = assertThrows(IllegalArgumentException.class,
+        () -> iceProtocol.tls(Tls.trustingJdkCas()));
+    assertTrue(ice.getMessage().startsWith("ice: no TLS for Ice here"), ice.getMessage());
+    assertThrows(IllegalArgumentException.class, () -> dubboProtocol.tls(Tls.trustingJdkCas()),
+        "Dubbo's TLS client needs a client certificate");
     assertEquals("echo", checked.name());
     assertEquals("dsl", scn.injectOpen(atOnceUsers(1)).asScala().scenarioBuilder().name());
     assertEquals(2, open.populations("orders", checked).size(), "one population per rate");

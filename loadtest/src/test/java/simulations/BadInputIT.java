@@ -44,6 +44,8 @@ class BadInputIT {
       "providers | 0             | error: -Dproviders must be a whole number from 1 to 16",
       "faults   | kill@1s:provider=2 | error: -Dfaults: kill provider 2: there is no provider 2 of 1 (-Dproviders)",
       "metrics.port | abc        | error: -Dmetrics.port must be a whole number from 1 to 65535",
+      "tls      | maybe          | error: -Dtls must be false, true or mutual",
+      "tls.ca   | /no/such/ca.pem | error: -Dtls.ca=/no/such/ca.pem: no readable file there",
       // An order over Dubbo's 8 MiB payload limit: the first call says which limit, and how to raise it.
       "orderNameChars | 9000000  | error: the first dubbo echo call to 127.0.0.1:"})
   void badParameterIsOneLine(String name, String value, String expected) throws Exception {

@@ -100,6 +100,11 @@ public final class DubboProtocol extends RpcProtocol<DubboProtocol, DubboClient>
   }
 
   @Override
+  public boolean checksServerName() {
+    return false;
+  }
+
+  @Override
   public String tlsImplementation() {
     return DubboClient.tlsImplementation(settings());
   }

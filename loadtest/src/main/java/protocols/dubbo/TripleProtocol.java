@@ -31,6 +31,11 @@ public final class TripleProtocol extends RpcProtocol<TripleProtocol, DubboClien
   }
 
   @Override
+  public boolean checksServerName() {
+    return false;
+  }
+
+  @Override
   public String tlsImplementation() {
     return DubboClient.tlsImplementation(settings());
   }

@@ -41,12 +41,17 @@ public final class EchoRun {
   private final LabRun run;
 
   private final long firstCallMillis;
+  private final TlsMode tlsMode;
+  /** The -D options a client in another JVM (the plain driver) needs to speak TLS to these servers as this run does. */
+  private final List<String> tlsOptions;
 
   private EchoRun(RpcFramework<?, ?> framework, String name, LoadParams params, Deployment deployment,
-                  Endpoints endpoints, LabRun run, long firstCallMillis) {
+                  Endpoints endpoints, LabRun run, long firstCallMillis, TlsMode tls, List<String> tlsOptions) {
     this.framework = framework;
     this.name = name;
     this.firstCallMillis = firstCallMillis;
+    this.tlsMode = tls;
+    this.tlsOptions = List.copyOf(tlsOptions);
     this.params = params;
     this.deployment = deployment;
     this.endpoints = endpoints;
@@ -54,7 +59,7 @@ public final class EchoRun {
     this.faults = new Faults(params.faults(), deployment == null ? on -> {
       throw new IllegalStateException("no embedded server");
     } : deployment, !params.faultsInLevel(), run.faults());
-    run.started(endpoints, firstCallMillis, deployment == null ? null : deployment::served);
+    run.started(endpoints, firstCallMillis, deployment == null ? null : deployment::served, tls);
   }
 
   /**
@@ -110,6 +115,7 @@ public final class EchoRun {
     List<String> args = new ArrayList<>(framework.serverArgs(params)); // checks the framework's own -D parameters
     TlsSettings tlsSettings = params.tls();
     Tls tls = null;
+    List<String> tlsOptions = new ArrayList<>(List.of("-Dtls=" + tlsMode.value()));
     if (tlsMode.on()) {
       if (params.target(targetParam).isPresent()) {
         tls = tlsSettings.forTarget(tlsMode);
@@ -121,8 +127,10 @@ public final class EchoRun {
         TlsSettings.Embedded material = TlsSettings.forEmbedded(tlsMode, tlsSettings.provider(), framework.name());
         args.addAll(material.serverArgs());
         tls = material.client();
-        System.out.println(name + ": " + tlsMode.label() + ", a throwaway CA and certificates for 127.0.0.1 in "
-            + material.folder());
+        tlsOptions.addAll(material.clientOptions());
+        run.tlsMaterial(name, material.folder());
+        System.out.println(name + ": " + tlsMode.label() + " with a throwaway CA and certificates for 127.0.0.1 (kept"
+            + " in the run's folder, tls/)");
       }
       RpcProtocol<?, ?> speaking = framework.protocol(params).tls(tls); // a framework without TLS ends here
       System.out.println(name + ": TLS on " + speaking.tlsImplementation());
@@ -144,7 +152,8 @@ public final class EchoRun {
       Endpoints endpoints = Endpoints.direct(target).withTls(tls);
       long start = System.nanoTime();
       probe(framework, params, endpoints, "-D" + targetParam);
-      return new EchoRun(framework, name, params, null, endpoints, run, millisSince(start));
+      return new EchoRun(framework, name, params, null, endpoints, run, millisSince(start), tlsMode,
+          params.asJvmOptions(TlsSettings.FILES));
     }
     plan.registryKind().ifPresent(kind -> {
       Set<Registry.Kind> spoken = framework.protocol(params).registries();
@@ -170,7 +179,7 @@ public final class EchoRun {
       deployment.close();
       throw e;
     }
-    return new EchoRun(framework, name, params, deployment, endpoints, run, millisSince(start));
+    return new EchoRun(framework, name, params, deployment, endpoints, run, millisSince(start), tlsMode, tlsOptions);
   }
 
   /**
@@ -183,7 +192,7 @@ public final class EchoRun {
   }
 
   /** The same through {@code endpoints}: the registry, or one of several providers, must answer. */
-  static <C extends RpcClient, R> void probe(RpcFramework<C, R> framework, LoadParams params, Endpoints target,
+  public static <C extends RpcClient, R> void probe(RpcFramework<C, R> framework, LoadParams params, Endpoints target,
                                              String source) {
     Duration timeout = params.timeout().compareTo(PROBE_TIMEOUT) > 0 ? params.timeout() : PROBE_TIMEOUT;
     R order = framework.order(1, params);
@@ -208,8 +217,12 @@ public final class EchoRun {
       throw new IllegalStateException("interrupted while probing the " + framework.name() + " server at " + target);
     } catch (Exception | LinkageError e) {
       Throwable cause = e instanceof TimeoutException ? e : Errors.unwrap(e);
-      String why = TlsErrors.explain(cause, target.tls() != null).orElse(cause instanceof TimeoutException
-          ? "no reply within " + timeout.toMillis() + " ms" : Errors.rootMessage(cause));
+      String said = cause instanceof TimeoutException ? "no reply within " + timeout.toMillis() + " ms"
+          : TlsErrors.withoutUrl(Errors.rootMessage(cause));
+      String why = target.tls() == null ? said + TlsErrors.plaintextHint(cause)
+          : (target.targets().size() > 1 || target.registry() != null ? TlsErrors.explain(cause)
+          : TlsErrors.explain(cause, target.targets().get(0), target.tls(), framework.protocol(params).checksServerName()))
+          .orElse(said);
       throw new IllegalStateException(target.viaRegistry().map(r -> "no " + framework.name() + " echo call through "
           + r + " (" + source + "): " + why).orElse("the server at " + target + " (" + source + ") does not answer a "
           + framework.name() + " echo call: " + why));
@@ -258,6 +271,16 @@ public final class EchoRun {
   /** Its name in the run's request names and comparison: {@code dubbo}, or {@code dubbo via zookeeper}. */
   public String name() {
     return name;
+  }
+
+  /** What a client in another JVM (the plain driver) needs to speak to these servers as this run does. */
+  public List<String> tlsOptions() {
+    return tlsOptions;
+  }
+
+  /** Plaintext, TLS or mutual TLS. */
+  public TlsMode tlsMode() {
+    return tlsMode;
   }
 
   /** How long the probe's fresh client took to its first OK echo (its start, discovery and connection). */

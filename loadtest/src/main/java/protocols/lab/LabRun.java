@@ -61,8 +61,10 @@ public final class LabRun implements RunObserver {
   private final Map<Endpoints, Started> started = new ConcurrentHashMap<>();
 
   /** How a framework's client started: its first OK call after (ms), and what its providers served, or null. */
-  private record Started(long firstCallMillis, Supplier<List<Map<String, Object>>> served) {
+  private record Started(long firstCallMillis, Supplier<List<Map<String, Object>>> served, TlsMode tls) {
   }
+  /** The throwaway TLS material of each run name, in its temporary folder until the run's folder is known. */
+  private final Map<String, Path> tlsMaterial = new ConcurrentHashMap<>();
   private final ExitStatus exit = new ExitStatus();
   private final RpcRun protocol = RpcRun.observedBy(this::attach);
   private final LiveSettings liveSettings;
@@ -95,6 +97,7 @@ public final class LabRun implements RunObserver {
           + " (neither the simulation.log Gatling holds open, in /proc, nor a new run folder under Gatling's -rf):"
           + " the µs report would have nowhere to go", new IllegalStateException()));
       report = RunReport.start(this, folder);
+      keepTlsMaterial(folder);
       if (liveSettings.any()) {
         RunReport started = report;
         try {
@@ -109,6 +112,26 @@ public final class LabRun implements RunObserver {
       }
     }
     return this;
+  }
+
+  /** {@code name}'s throwaway CA and certificates, made in {@code folder}: copied into the run's folder (tls/). */
+  void tlsMaterial(String name, Path folder) {
+    tlsMaterial.put(name, folder);
+  }
+
+  /** The certificates the run's TLS servers and clients used, under {@code <run>/tls/<name>/}, for a rerun against them. */
+  private void keepTlsMaterial(Path runFolder) {
+    tlsMaterial.forEach((name, from) -> {
+      Path to = runFolder.resolve("tls").resolve(name.replaceAll("[^A-Za-z0-9._-]+", "-"));
+      try (java.util.stream.Stream<Path> files = java.nio.file.Files.list(from)) {
+        java.nio.file.Files.createDirectories(to);
+        for (Path f : files.toList()) {
+          java.nio.file.Files.copy(f, to.resolve(f.getFileName()), java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+        }
+      } catch (java.io.IOException e) {
+        System.err.println("could not copy the TLS certificates of " + name + " into " + to + ": " + e.getMessage());
+      }
+    });
   }
 
   /** The port of the next embedded server's metrics (-Dmetrics.serverPort, then each next one); 0 for none. */
@@ -176,8 +199,8 @@ public final class LabRun implements RunObserver {
    * own start, discovery and connection included) took {@code firstCallMillis}; {@code served}, if
    * not null, tells at the end of the run what each of its providers served.
    */
-  void started(Endpoints endpoints, long firstCallMillis, Supplier<List<Map<String, Object>>> served) {
-    started.put(endpoints, new Started(firstCallMillis, served));
+  void started(Endpoints endpoints, long firstCallMillis, Supplier<List<Map<String, Object>>> served, TlsMode tls) {
+    started.put(endpoints, new Started(firstCallMillis, served, tls));
   }
 
   /** The protocol tables, each with its framework's first call and what its providers served, as they counted it. */
@@ -192,6 +215,10 @@ public final class LabRun implements RunObserver {
       }
       Map<String, Object> with = new LinkedHashMap<>(p);
       with.put("firstCallMillis", s.firstCallMillis());
+      if (s.tls().on()) {
+        with.put("tlsMode", s.tls() == TlsMode.MUTUAL ? "mutual: the server requires a client certificate signed by the"
+            + " run's CA" : "server authentication: the client checks the server's certificate");
+      }
       if (s.served() != null) {
         with.put(RunInfo.SERVED_BY_PROVIDER, s.served().get());
       }

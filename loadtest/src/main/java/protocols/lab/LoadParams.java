@@ -199,6 +199,12 @@ public final class LoadParams {
     return TlsSettings.of(this);
   }
 
+  /** The client's TLS to a server of the user's (or a plain driver's), as -Dtls and its files say; empty: plaintext. */
+  public Optional<protocols.rpc.Tls> clientTls() {
+    TlsSettings tls = tls();
+    return tls.mode().on() ? Optional.of(tls.forTarget(tls.mode())) : Optional.empty();
+  }
+
   /** {@code -Dtls}'s modes, in the order the shootout runs them. */
   public List<TlsMode> tlsModes() {
     return tls().modes();
@@ -418,7 +424,7 @@ public final class LoadParams {
     faults();
     Deployment.Plan.of(this);
     LiveSettings.of(this);
-    if (injectors() > 1 && tlsModes().stream().anyMatch(TlsMode::on)) {
+    if (tlsModes().stream().anyMatch(TlsMode::on) && injectors() > 1) {
       throw new IllegalArgumentException("-Dtls with -Dinjectors: the injector JVMs would need the throwaway CA; run"
           + " TLS with one injector");
     }

@@ -83,7 +83,7 @@ public final class Parameters {
       new Param("live", "1 (0 when CI is set)", CLIENTS),
       new Param("tls", "false", RUNS),
       new Param("tls.provider", "default", RUNS),
-      new Param("tls.ca", "the JDK's CAs (with -Dtarget)", EnumSet.of(Use.ECHO)),
+      new Param("tls.ca", "the JDK's CAs", EnumSet.of(Use.ECHO)),
       new Param("tls.cert", "unset", EnumSet.of(Use.ECHO)),
       new Param("tls.key", "unset", EnumSet.of(Use.ECHO)),
       new Param("tls.keyStore", "unset", EnumSet.of(Use.ECHO)),

@@ -20,6 +20,10 @@ import protocols.rpc.Tls;
 record TlsSettings(List<TlsMode> modes, Tls.Provider provider, Optional<Path> ca, Optional<Path> cert,
                    Optional<Path> key, Optional<Path> keyStore, Optional<String> password, Optional<String> serverName) {
 
+  /** The parameters that name the user's files and choices, passed on as given. */
+  static final List<String> FILES = List.of("tls", "tls.provider", "tls.ca", "tls.cert", "tls.key", "tls.keyStore",
+      "tls.password", "tls.serverName");
+
   static TlsSettings of(LoadParams params) {
     List<TlsMode> modes = TlsMode.parseList(params.string("tls", TlsMode.PLAINTEXT.value()));
     Tls.Provider provider = Tls.Provider.parse(params.string("tls.provider", "default"));
@@ -92,11 +96,16 @@ record TlsSettings(List<TlsMode> modes, Tls.Provider provider, Optional<Path> ca
       args.addAll(List.of("--tls-client-ca", ca.certificate().toString()));
     }
     return new Embedded(folder, List.copyOf(args),
-        Tls.trusting(ca.certificate()).identity(client.chain(), client.key()).provider(provider));
+        Tls.trusting(ca.certificate()).identity(client.chain(), client.key()).provider(provider),
+        List.of("-Dtls.ca=" + ca.certificate(), "-Dtls.cert=" + client.chain(), "-Dtls.key=" + client.key(),
+            "-Dtls.provider=" + provider.label()));
   }
 
-  /** The material of the lab's own TLS servers: where it is, the servers' flags, the clients' TLS. */
-  record Embedded(Path folder, List<String> serverArgs, Tls client) {
+  /**
+   * The material of the lab's own TLS servers: where it is, the servers' flags, the clients' TLS, and
+   * the -D options of a client in another JVM (the plain driver).
+   */
+  record Embedded(Path folder, List<String> serverArgs, Tls client, List<String> clientOptions) {
   }
 
   private static boolean isPkcs12(Path file) {

@@ -166,6 +166,11 @@ public abstract class RpcProtocol<P extends RpcProtocol<P, C>, C extends RpcClie
     return java.util.EnumSet.allOf(InvocationMode.class);
   }
 
+  /** Whether the client checks that the server's certificate is for the host it calls (all but Dubbo's). */
+  public boolean checksServerName() {
+    return true;
+  }
+
   /** Which TLS implementation the client runs on with these settings, as the run's report says it. */
   public String tlsImplementation() {
     return "the JDK's (JSSE)";

@@ -62,19 +62,28 @@ public final class ComparisonReport implements SummaryListener {
   private final List<Comparison.DiscoveryPair> discovery;
   /** The frameworks run both in plaintext and over TLS. */
   private final List<Comparison.TlsPair> tls;
+  /** The ceiling's run each framework's run is compared with, where it is not {@link #ceiling} (its TLS twin). */
+  private final Map<String, String> ceilingOf;
 
   public ComparisonReport(List<String> frameworks, Map<String, String> frameworkVersions, List<InvocationMode> modes,
                           List<Integer> levels, String ceiling, Map<String, String> parameters,
                           Map<String, Path> plainResults, List<Comparison.DiscoveryPair> discovery) {
-    this(frameworks, frameworkVersions, modes, levels, ceiling, parameters, plainResults, discovery, List.of());
+    this(frameworks, frameworkVersions, modes, levels, ceiling, parameters, plainResults, discovery, List.of(),
+        Map.of());
   }
 
+  /**
+   * @param tls the frameworks run in plaintext and over TLS
+   * @param ceilingOf the ceiling's run to compare a run with, by run name, where it is not {@code ceiling}:
+   *     over TLS, the ceiling's run over TLS
+   */
   public ComparisonReport(List<String> frameworks, Map<String, String> frameworkVersions, List<InvocationMode> modes,
                           List<Integer> levels, String ceiling, Map<String, String> parameters,
                           Map<String, Path> plainResults, List<Comparison.DiscoveryPair> discovery,
-                          List<Comparison.TlsPair> tls) {
+                          List<Comparison.TlsPair> tls, Map<String, String> ceilingOf) {
     this.discovery = List.copyOf(discovery);
     this.tls = List.copyOf(tls);
+    this.ceilingOf = Map.copyOf(ceilingOf);
     this.frameworkVersions = new LinkedHashMap<>(frameworkVersions);
     this.frameworks = List.copyOf(frameworks);
     this.modes = List.copyOf(modes);
@@ -194,7 +203,8 @@ public final class ComparisonReport implements SummaryListener {
           if (s == null) {
             continue; // not reached: an interrupted run
           }
-          Double ceilingRatio = Optional.ofNullable(byLevel.get(Level.closed(ceiling, clients, mode)))
+          Double ceilingRatio = Optional.ofNullable(byLevel.get(Level.closed(ceilingOf.getOrDefault(framework, ceiling),
+                  clients, mode)))
               .filter(c -> c.throughput() > 0).map(c -> s.throughput() / c.throughput()).orElse(null);
           Level plainLevel = Level.closed(null, clients, mode);
           RequestStats pl = plainLevels.get(plainLevel);

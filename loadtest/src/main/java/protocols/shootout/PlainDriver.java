@@ -24,6 +24,7 @@ import java.util.concurrent.atomic.AtomicLongArray;
 import java.util.function.BooleanSupplier;
 import protocols.rpc.CallTimer;
 import protocols.lab.EchoRun;
+import protocols.lab.Endpoints;
 import protocols.rpc.Errors;
 import protocols.rpc.GatlingLoops;
 import protocols.rpc.HostPort;
@@ -64,12 +65,19 @@ public final class PlainDriver {
     HostPort target = EchoRun.orExit(() -> params.target().orElseThrow(
         () -> new IllegalArgumentException("the plain driver needs -Dtarget=host:port")));
     Path out = Paths.get(params.string("plain.out", "plain-driver.json"));
-    int code = run(framework, params, mode, target, out);
+    Endpoints endpoints = EchoRun.orExit(() -> Endpoints.direct(target).withTls(params.clientTls().orElse(null)));
+    int code = run(framework, params, mode, endpoints, out);
     System.exit(code); // some frameworks leave non-daemon threads behind
   }
 
   static <C extends RpcClient, R> int run(RpcFramework<C, R> framework, LoadParams params, InvocationMode mode,
                                           HostPort target, Path out) throws InterruptedException, IOException {
+    return run(framework, params, mode, Endpoints.direct(target), out);
+  }
+
+  /** The same to {@code target}'s one server, over TLS if it says so. */
+  static <C extends RpcClient, R> int run(RpcFramework<C, R> framework, LoadParams params, InvocationMode mode,
+                                          Endpoints target, Path out) throws InterruptedException, IOException {
     LatencyRecorder recorder = new LatencyRecorder();
     Map<String, Double> cpuPerCall = new LinkedHashMap<>();
     List<RunInfo.WarmupOutcome> warmupOutcome = new ArrayList<>();
@@ -104,7 +112,7 @@ public final class PlainDriver {
     } finally {
       loops.shutdownGracefully(0, 1, TimeUnit.SECONDS);
     }
-    RunInfo run = RunInfo.ofPlainDriver(framework.name(), mode.label(), target.toString(), complete,
+    RunInfo run = RunInfo.ofPlainDriver(framework.name(), mode.label(), target.targets().get(0).toString(), complete,
         warmupOutcome.isEmpty() ? null : warmupOutcome.get(0), cpuPerCall);
     Summaries.write(out, new Summaries.Summary(run, List.of(), recorder.snapshot(), Map.of()));
     System.out.println("plain driver " + framework.name() + " (" + mode.label() + "): " + out.toAbsolutePath());

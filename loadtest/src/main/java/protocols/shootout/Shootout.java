@@ -83,9 +83,10 @@ public final class Shootout {
     }
     List<TlsMode> tlsModes = EchoRun.orExit(params::tlsModes);
     boolean comparesTls = tlsModes.size() > 1 || tlsModes.get(0).on();
-    if (comparesTls && (plain || !discovery.isEmpty())) {
+    if (tlsModes.size() > 1 && plain || comparesTls && !discovery.isEmpty()) {
       EchoRun.orExit(() -> {
-        throw new IllegalArgumentException("-Dtls compares plaintext and TLS; leave out -Dplain and -Ddiscovery");
+        throw new IllegalArgumentException("-Dtls=" + String.join(",", tlsModes.stream().map(TlsMode::value).toList())
+            + " compares TLS modes; leave out " + (plain ? "-Dplain" : "-Ddiscovery") + " (or give -Dtls one mode)");
       });
     }
     run = new LabRun(params);
@@ -148,7 +149,17 @@ public final class Shootout {
     Map<String, String> versions = new LinkedHashMap<>();
     frameworks.forEach(f -> versions.put(f.name(), f.version()));
     run.onSummaryWritten(new ComparisonReport(frameworks(), versions, modes, params.levels(), Frameworks.CEILING,
-        describe(params, frameworks, modes, plain, discovery), plainResults, pairs, tlsPairs));
+        describe(params, frameworks, modes, plain, discovery), plainResults, pairs, tlsPairs, ceilings()));
+  }
+
+  /** Over TLS, each run's ceiling is the ceiling's run in the same TLS mode. */
+  private Map<String, String> ceilings() {
+    Map<String, String> out = new LinkedHashMap<>();
+    for (EchoRun echo : runs) {
+      runs.stream().filter(c -> c.framework().name().equals(Frameworks.CEILING) && c.tlsMode() == echo.tlsMode()
+          && echo.tlsMode().on()).findFirst().ifPresent(c -> out.put(echo.name(), c.name()));
+    }
+    return out;
   }
 
   /** The run: its protocol goes beside the frameworks' ({@code setUp(...).protocols(shootout.run().protocol())}). */
@@ -186,19 +197,21 @@ public final class Shootout {
     long perLevel = params.calls().isPresent() ? TimeUnit.HOURS.toSeconds(1) : params.duration().toSeconds();
     long limitSeconds = params.warmup().limit().toSeconds() + params.levels().size() * (perLevel + 10) + 60;
     for (EchoRun echo : runs) {
-      for (InvocationMode mode : modes) {
+      for (InvocationMode mode : echo.modesOf(modes)) {
         String name = echo.framework().name();
-        Path out = dir.resolve("plain-" + name + "-" + mode.label() + ".json");
+        String file = echo.name().replace(' ', '-') + "-" + mode.label();
+        Path out = dir.resolve("plain-" + file + ".json");
         List<String> passed = new ArrayList<>(PASSED_TO_PLAIN);
         echo.framework().params().forEach(p -> passed.add(p.property()));
         List<String> options = new ArrayList<>(params.asJvmOptions(passed));
         options.addAll(List.of("-Dmode=" + mode.label(), "-Dtarget=" + echo.target(), "-Dplain.framework=" + name,
             "-Dplain.out=" + out));
-        System.out.println("plain driver: " + name + " (" + mode.label() + ") ...");
+        options.addAll(echo.tlsOptions());
+        System.out.println("plain driver: " + echo.name() + " (" + mode.label() + ") ...");
         // Owned: an interrupted shootout (Ctrl-C, SIGTERM) stops the plain driver too.
         try (OwnedProcess p = OwnedProcess.start(new ProcessBuilder(
             JvmCommand.ofSameVm(options, PlainDriver.class.getName(), List.of()))
-            .redirectErrorStream(true).redirectOutput(dir.resolve(name + "-" + mode.label() + ".log").toFile()))) {
+            .redirectErrorStream(true).redirectOutput(dir.resolve(file + ".log").toFile()))) {
           OptionalInt code = p.waitFor(Duration.ofSeconds(limitSeconds));
           if (Thread.currentThread().isInterrupted()) {
             return results;
@@ -211,7 +224,7 @@ public final class Shootout {
         } catch (IOException e) {
           System.err.println("plain driver " + name + " could not start: " + e.getMessage());
         }
-        results.put(ComparisonReport.key(name, mode), out);
+        results.put(ComparisonReport.key(echo.name(), mode), out);
       }
       // Gatling then finds the server as the plain driver did: a new process, and the same warm-up.
       // One line if it cannot: the server would not start, or the run is ending (Ctrl-C, SIGTERM).

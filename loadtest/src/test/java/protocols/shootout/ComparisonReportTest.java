@@ -124,4 +124,34 @@ class ComparisonReportTest {
     assertTrue(json.contains("\"registryVsDirect\" : 0.75") && json.contains("\"registryFirstCallMillis\" : 1400"),
         json);
   }
+
+  @Test
+  void aFrameworkRunInPlaintextAndOverTlsIsComparedLevelByLevel(@TempDir Path dir) throws Exception {
+    Comparison.TlsPair pair = new Comparison.TlsPair("grpc", "grpc tls", "tls", 120, 180);
+    ComparisonReport report = new ComparisonReport(List.of("grpc", "grpc tls", "netty", "netty tls"), Map.of(),
+        List.of(InvocationMode.ASYNC), List.of(1, 5), "netty", Map.of(), Map.of(), List.of(), List.of(pair),
+        Map.of("grpc tls", "netty tls"));
+    List<RequestStats> all = List.of(stats(Level.closed("grpc", 1, InvocationMode.ASYNC), 1000, 1000),
+        stats(Level.closed("grpc", 5, InvocationMode.ASYNC), 4000, 4000),
+        stats(Level.closed("grpc tls", 1, InvocationMode.ASYNC), 800, 800),
+        stats(Level.closed("grpc tls", 5, InvocationMode.ASYNC), 2000, 2000),
+        stats(Level.closed("netty", 1, InvocationMode.ASYNC), 5000, 5000),
+        stats(Level.closed("netty tls", 1, InvocationMode.ASYNC), 4000, 4000));
+    List<Comparison.Row> all2 = report.rows(all);
+    assertEquals(0.2, all2.get(0).ceilingRatio(), 0.01, "plaintext against the plaintext ceiling");
+    assertEquals(0.2, all2.get(2).ceilingRatio(), 0.01, "TLS against the ceiling over TLS");
+    List<Comparison.TlsRow> rows = Comparison.tlsRows(List.of(pair), all2);
+    assertEquals(List.of(1, 5), rows.stream().map(Comparison.TlsRow::clients).toList());
+    assertEquals(0.8, rows.get(0).tlsVsPlaintext(), 0.01);
+    assertEquals(0.5, rows.get(1).tlsVsPlaintext(), 0.01);
+    assertNull(rows.get(0).tlsServerCpuPerCall(), "no CPU figure where none was sampled");
+
+    report.written(dir, all, RunAnalysis.of(all, Optional.empty(), List.of()), false);
+    String html = Files.readString(dir.resolve(ComparisonReport.HTML));
+    assertTrue(html.contains("id=\"tls\"") && html.contains("data-tls=\"grpc\" data-mode=\"async\" data-clients=\"5\""),
+        "the TLS table");
+    assertTrue(html.contains("grpc plaintext 120 ms, tls 180 ms"), "the first calls");
+    String json = Files.readString(dir.resolve(ComparisonReport.JSON));
+    assertTrue(json.contains("\"tlsVsPlaintext\" : 0.5") && json.contains("\"tlsFirstCallMillis\" : 180"), json);
+  }
 }
