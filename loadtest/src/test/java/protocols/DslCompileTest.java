@@ -185,9 +185,10 @@ public class DslCompileTest extends Simulation {
     assertTrue(nettyTls.settings().tls().hasIdentity());
     assertNull(grpcTls.plaintext().settings().tls(), "plaintext() drops TLS");
     assertNull(grpcProtocol.settings().tls(), "plaintext by default");
+    // IceSSL has no server-name override (and without Debian's IceSSL jar, Ice has no TLS at all).
     IllegalArgumentException ice = assertThrows(IllegalArgumentException.class,
-        () -> iceProtocol.tls(Tls.trustingJdkCas()));
-    assertTrue(ice.getMessage().startsWith("ice: no TLS for Ice here"), ice.getMessage());
+        () -> iceProtocol.tls(Tls.trustingJdkCas().serverName("echo.internal")));
+    assertTrue(ice.getMessage().startsWith("ice: "), ice.getMessage());
     assertThrows(IllegalArgumentException.class, () -> dubboProtocol.tls(Tls.trustingJdkCas()),
         "Dubbo's TLS client needs a client certificate");
     assertEquals("echo", checked.name());

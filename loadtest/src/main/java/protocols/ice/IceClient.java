@@ -5,6 +5,8 @@ import com.zeroc.Ice.ConnectFailedException;
 import com.zeroc.Ice.NotRegisteredException;
 import com.zeroc.Ice.ConnectTimeoutException;
 import com.zeroc.Ice.InitializationData;
+import contract.zeroc.IceTls;
+import protocols.rpc.Tls;
 import com.zeroc.Ice.InvocationTimeoutException;
 import com.zeroc.Ice.LocalException;
 import com.zeroc.Ice.MemoryLimitException;
@@ -18,6 +20,7 @@ import com.zeroc.Ice.Util;
 import contract.zeroc.IceSettings;
 import contract.zeroc.Order;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.regex.Matcher;
@@ -58,7 +61,20 @@ public final class IceClient implements RpcClient {
     // Replies to async calls are read and completed on this pool; one thread per core.
     init.properties.setProperty("Ice.ThreadPool.Client.Size",
         Integer.toString(Math.max(1, Runtime.getRuntime().availableProcessors())));
+    Tls tls = settings.tls();
+    List<java.security.cert.X509Certificate> trusted = tls == null ? null : tls.trusted().orElse(null);
+    if (tls != null) { // IceSSL: the server's certificate checked, and its name against the endpoint's host
+      IceTls.configure(init.properties, true, true, trusted == null);
+    }
     communicator = Util.initialize(init);
+    if (tls != null) {
+      try {
+        IceTls.start(communicator, tls.identity().orElse(null), trusted);
+      } catch (RuntimeException e) {
+        communicator.destroy();
+        throw e;
+      }
+    }
   }
 
   /**
@@ -78,7 +94,8 @@ public final class IceClient implements RpcClient {
     // Through IceGrid an indirect proxy: the locator gives the group's endpoints. With several of them,
     // Ice's own per-call choice: no cached connection, so each call picks an endpoint (random).
     String proxy = settings.viaRegistry().isPresent() ? name + "@" + adapterId
-        : name + String.join("", settings.targets().stream().map(t -> ":tcp -h " + t.host() + " -p " + t.port()).toList());
+        : name + String.join("", settings.targets().stream().map(t -> ":" + IceTls.endpoint(settings.tls() != null,
+            t.host(), t.port())).toList());
     boolean spread = settings.viaRegistry().isPresent() || settings.targets().size() > 1;
     for (int i = 0; i < n; i++) {
       ObjectPrx prx = communicator.stringToProxy(proxy);

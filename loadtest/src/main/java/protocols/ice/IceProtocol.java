@@ -4,7 +4,9 @@ import protocols.rpc.InvocationMode;
 import protocols.rpc.Tls;
 import contract.zeroc.IceSettings;
 import java.util.Map;
+import java.util.EnumSet;
 import java.util.Set;
+import contract.zeroc.IceTls;
 import protocols.rpc.Registry;
 import protocols.rpc.RpcProtocol;
 import protocols.rpc.RpcProtocolKey;
@@ -37,23 +39,27 @@ public final class IceProtocol extends RpcProtocol<IceProtocol, IceClient> {
     return new IceProtocol(settings(), id);
   }
 
-  /** Why there is no TLS for Ice here: IceSSL is a jar of its own that Maven Central does not serve here. */
-  static final String NO_ICESSL = "no TLS for Ice here: IceSSL (com.zeroc.IceSSL) is not in the Ice jar served from"
-      + " Maven Central (com.zeroc:ice 3.7.10) and com.zeroc:icessl is not served";
-
   @Override
   protected String noTls(Tls tls) {
-    return NO_ICESSL;
+    if (!IceTls.available()) {
+      return "no TLS: " + IceTls.MISSING;
+    }
+    if (tls.serverName().isPresent()) {
+      return "IceSSL checks the server's name against the endpoint's host; it has no name to override it with";
+    }
+    return tls.provider() == Tls.Provider.DEFAULT || tls.provider() == Tls.Provider.JDK ? null
+        : "IceSSL runs on the JDK's JSSE only";
   }
 
   @Override
   public Set<InvocationMode> tlsModes() {
-    return Set.of();
+    return IceTls.available() ? EnumSet.allOf(InvocationMode.class) : Set.of();
   }
 
   @Override
   public String tlsImplementation() {
-    return "none (" + NO_ICESSL + ")";
+    return settings().viaTls().map(t -> "the JDK's (JSSE), through IceSSL (ssl endpoints)")
+        .orElse(IceTls.available() ? "none" : "none (" + IceTls.MISSING + ")");
   }
 
   @Override

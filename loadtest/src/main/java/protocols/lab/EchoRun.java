@@ -73,13 +73,13 @@ public final class EchoRun {
 
   /**
    * The same in TLS mode {@code tls}, named for a shootout that compares TLS modes: {@code grpc},
-   * {@code grpc tls}, {@code grpc mutual tls}. Its first call is timed on a second fresh client, so
-   * that neither mode pays for loading the framework's classes.
+   * {@code grpc tls}, {@code grpc mutual tls}. With {@code warmClasses} its first call is timed on a
+   * second fresh client, so that no mode compared pays for loading the framework's classes.
    */
   public static EchoRun start(RpcFramework<?, ?> framework, TlsMode tls, LoadParams params, String targetParam,
-                              LabRun run) {
+                              LabRun run, boolean warmClasses) {
     return orExit(() -> start(framework, framework.name() + (tls.on() ? " " + tls.label() : ""),
-        Deployment.Plan.of(params), params, targetParam, run, true, tls));
+        Deployment.Plan.of(params), params, targetParam, run, warmClasses, tls));
   }
 
   /**
@@ -124,11 +124,10 @@ public final class EchoRun {
           throw new IllegalArgumentException("-Dtls.ca, -Dtls.cert, -Dtls.key, -Dtls.keyStore and -Dtls.serverName are"
               + " for a server of yours (-D" + targetParam + "); the lab makes a throwaway CA for its own servers");
         }
-        TlsSettings.Embedded material = TlsSettings.forEmbedded(tlsMode, tlsSettings.provider(), framework.name());
+        TlsSettings.Embedded material = TlsSettings.forEmbedded(tlsMode, tlsSettings.provider(), run.tlsMaterial());
         args.addAll(material.serverArgs());
         tls = material.client();
         tlsOptions.addAll(material.clientOptions());
-        run.tlsMaterial(name, material.folder());
         System.out.println(name + ": " + tlsMode.label() + " with a throwaway CA and certificates for 127.0.0.1 (kept"
             + " in the run's folder, tls/)");
       }

@@ -63,8 +63,8 @@ public final class LabRun implements RunObserver {
   /** How a framework's client started: its first OK call after (ms), and what its providers served, or null. */
   private record Started(long firstCallMillis, Supplier<List<Map<String, Object>>> served, TlsMode tls) {
   }
-  /** The throwaway TLS material of each run name, in its temporary folder until the run's folder is known. */
-  private final Map<String, Path> tlsMaterial = new ConcurrentHashMap<>();
+  /** The run's throwaway CA and certificates, made when a first framework speaks TLS; else null. */
+  private TlsSettings.Material tlsMaterial;
   private final ExitStatus exit = new ExitStatus();
   private final RpcRun protocol = RpcRun.observedBy(this::attach);
   private final LiveSettings liveSettings;
@@ -114,24 +114,28 @@ public final class LabRun implements RunObserver {
     return this;
   }
 
-  /** {@code name}'s throwaway CA and certificates, made in {@code folder}: copied into the run's folder (tls/). */
-  void tlsMaterial(String name, Path folder) {
-    tlsMaterial.put(name, folder);
+  /** The run's throwaway CA and certificates, made on first use in a temporary folder, copied into the run's (tls/). */
+  synchronized TlsSettings.Material tlsMaterial() {
+    if (tlsMaterial == null) {
+      tlsMaterial = TlsSettings.Material.create();
+    }
+    return tlsMaterial;
   }
 
-  /** The certificates the run's TLS servers and clients used, under {@code <run>/tls/<name>/}, for a rerun against them. */
-  private void keepTlsMaterial(Path runFolder) {
-    tlsMaterial.forEach((name, from) -> {
-      Path to = runFolder.resolve("tls").resolve(name.replaceAll("[^A-Za-z0-9._-]+", "-"));
-      try (java.util.stream.Stream<Path> files = java.nio.file.Files.list(from)) {
-        java.nio.file.Files.createDirectories(to);
-        for (Path f : files.toList()) {
-          java.nio.file.Files.copy(f, to.resolve(f.getFileName()), java.nio.file.StandardCopyOption.REPLACE_EXISTING);
-        }
-      } catch (java.io.IOException e) {
-        System.err.println("could not copy the TLS certificates of " + name + " into " + to + ": " + e.getMessage());
+  /** The certificates the run's TLS servers and clients used, under {@code <run>/tls/}, for a rerun against them. */
+  private synchronized void keepTlsMaterial(Path runFolder) {
+    if (tlsMaterial == null) {
+      return;
+    }
+    Path to = runFolder.resolve("tls");
+    try (java.util.stream.Stream<Path> files = java.nio.file.Files.list(tlsMaterial.folder())) {
+      java.nio.file.Files.createDirectories(to);
+      for (Path f : files.toList()) {
+        java.nio.file.Files.copy(f, to.resolve(f.getFileName()), java.nio.file.StandardCopyOption.REPLACE_EXISTING);
       }
-    });
+    } catch (java.io.IOException e) {
+      System.err.println("could not copy the run's TLS certificates into " + to + ": " + e.getMessage());
+    }
   }
 
   /** The port of the next embedded server's metrics (-Dmetrics.serverPort, then each next one); 0 for none. */

@@ -11,6 +11,7 @@ import java.util.Properties;
 import protocols.rpc.RpcSettings;
 import protocols.rpc.InvocationMode;
 import protocols.rpc.HostPort;
+import protocols.rpc.Tls;
 import protocols.load.Warmup;
 import protocols.load.OpenLoad;
 import protocols.load.Faults;
@@ -200,7 +201,7 @@ public final class LoadParams {
   }
 
   /** The client's TLS to a server of the user's (or a plain driver's), as -Dtls and its files say; empty: plaintext. */
-  public Optional<protocols.rpc.Tls> clientTls() {
+  public Optional<Tls> clientTls() {
     TlsSettings tls = tls();
     return tls.mode().on() ? Optional.of(tls.forTarget(tls.mode())) : Optional.empty();
   }

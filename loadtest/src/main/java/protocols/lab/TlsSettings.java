@@ -76,28 +76,38 @@ record TlsSettings(List<TlsMode> modes, Tls.Provider provider, Optional<Path> ca
   }
 
   /**
-   * The lab's own servers in {@code mode}: a throwaway CA in a fresh folder, a server certificate for
-   * 127.0.0.1 and a client certificate; the server's flags, and the client's TLS (which always holds the
-   * client certificate: a server without a client CA never asks for it, and Dubbo needs one to speak TLS).
+   * The run's throwaway CA, made once in a fresh folder: a server certificate for 127.0.0.1 and a
+   * client certificate. One for every framework of the run: Dubbo's consumers in one JVM do not keep
+   * their TLS files apart (a connection may read another consumer's), so they must not differ.
    */
-  static Embedded forEmbedded(TlsMode mode, Tls.Provider provider, String framework) {
-    Path folder;
-    try {
-      folder = Files.createTempDirectory("rpc-load-lab-tls-" + framework + "-");
-    } catch (IOException e) {
-      throw new UncheckedIOException("no temporary folder for the throwaway CA", e);
+  record Material(Path folder, ThrowawayCa ca, ThrowawayCa.Issued server, ThrowawayCa.Issued client) {
+    static Material create() {
+      Path folder;
+      try {
+        folder = Files.createTempDirectory("rpc-load-lab-tls-");
+      } catch (IOException e) {
+        throw new UncheckedIOException("no temporary folder for the throwaway CA", e);
+      }
+      ThrowawayCa ca = ThrowawayCa.create(folder, "ca");
+      return new Material(folder, ca, ca.server("server", ThrowawayCa.LOOPBACK), ca.client("client"));
     }
-    ThrowawayCa ca = ThrowawayCa.create(folder, "ca");
-    ThrowawayCa.Issued server = ca.server("server", ThrowawayCa.LOOPBACK);
-    ThrowawayCa.Issued client = ca.client("client");
-    List<String> args = new ArrayList<>(List.of("--tls-cert", server.chain().toString(), "--tls-key",
-        server.key().toString()));
+  }
+
+  /**
+   * The lab's own servers in {@code mode} with the run's {@code material}: the servers' flags, and the
+   * client's TLS (which always holds the client certificate: a server without a client CA never asks
+   * for it, and Dubbo needs one to speak TLS).
+   */
+  static Embedded forEmbedded(TlsMode mode, Tls.Provider provider, Material material) {
+    List<String> args = new ArrayList<>(List.of("--tls-cert", material.server().chain().toString(), "--tls-key",
+        material.server().key().toString()));
     if (mode == TlsMode.MUTUAL) {
-      args.addAll(List.of("--tls-client-ca", ca.certificate().toString()));
+      args.addAll(List.of("--tls-client-ca", material.ca().certificate().toString()));
     }
-    return new Embedded(folder, List.copyOf(args),
-        Tls.trusting(ca.certificate()).identity(client.chain(), client.key()).provider(provider),
-        List.of("-Dtls.ca=" + ca.certificate(), "-Dtls.cert=" + client.chain(), "-Dtls.key=" + client.key(),
+    ThrowawayCa.Issued client = material.client();
+    return new Embedded(material.folder(), List.copyOf(args),
+        Tls.trusting(material.ca().certificate()).identity(client.chain(), client.key()).provider(provider),
+        List.of("-Dtls.ca=" + material.ca().certificate(), "-Dtls.cert=" + client.chain(), "-Dtls.key=" + client.key(),
             "-Dtls.provider=" + provider.label()));
   }
 

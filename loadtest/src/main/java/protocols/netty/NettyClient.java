@@ -93,7 +93,7 @@ public final class NettyClient implements RpcClient {
       for (int i = 0; i < channels.length(); i++) {
         Channel channel = connect(i).sync().channel();
         SslHandler handshake = channel.pipeline().get(SslHandler.class);
-        if (handshake != null && !handshake.handshakeFuture().await(timeoutMillis) ) {
+        if (handshake != null && !handshake.handshakeFuture().await(timeoutMillis)) {
           channel.close();
           throw new IllegalStateException("no TLS handshake within " + timeoutMillis + " ms");
         }

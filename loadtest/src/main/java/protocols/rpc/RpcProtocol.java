@@ -4,8 +4,10 @@ import io.gatling.core.protocol.Protocol;
 import io.gatling.javaapi.core.ProtocolBuilder;
 import io.netty.channel.EventLoopGroup;
 import java.time.Duration;
+import java.util.EnumSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Set;
 import java.util.function.BiFunction;
 import java.util.function.Function;
@@ -148,7 +150,7 @@ public abstract class RpcProtocol<P extends RpcProtocol<P, C>, C extends RpcClie
     if (why != null) {
       throw new IllegalArgumentException(framework() + ": " + why);
     }
-    return with(settings.withTls(java.util.Objects.requireNonNull(tls, "tls")));
+    return with(settings.withTls(Objects.requireNonNull(tls, "tls")));
   }
 
   /** Plaintext (the default). */
@@ -163,7 +165,7 @@ public abstract class RpcProtocol<P extends RpcProtocol<P, C>, C extends RpcClie
 
   /** The modes this framework's client can make calls in over TLS (all, but for Thrift's). */
   public Set<InvocationMode> tlsModes() {
-    return java.util.EnumSet.allOf(InvocationMode.class);
+    return EnumSet.allOf(InvocationMode.class);
   }
 
   /** Whether the client checks that the server's certificate is for the host it calls (all but Dubbo's). */

@@ -103,7 +103,8 @@ public final class Shootout {
                 + framework.protocol(params).tlsImplementation());
             continue;
           }
-          EchoRun echo = EchoRun.start(framework, tls, params, target, run);
+          // The first call is timed on a second fresh client only where it is compared with plaintext's.
+          EchoRun echo = EchoRun.start(framework, tls, params, target, run, tlsModes.contains(TlsMode.PLAINTEXT));
           runs.add(echo);
           if (!tls.on()) {
             plaintext = echo;

@@ -7,7 +7,9 @@ import com.zeroc.Ice.ObjectAdapter;
 import com.zeroc.Ice.Util;
 import contract.SampleOrder;
 import contract.zeroc.BadRequest;
+import contract.tls.TlsFiles;
 import contract.zeroc.IceSettings;
+import contract.zeroc.IceTls;
 import contract.zeroc.MobileService;
 import contract.zeroc.Order;
 import java.util.Map;
@@ -33,9 +35,6 @@ public final class IceEchoServer {
   private static final Pattern ICEGRID = Pattern.compile("icegrid://([^:/]+):(\\d+)");
 
   public static final int DEFAULT_PORT = 10000;
-  /** Why --tls-cert is refused: IceSSL is a jar of its own that Maven Central does not serve here. */
-  static final String NO_ICESSL = "--tls-cert: no TLS for Ice here: IceSSL (com.zeroc.IceSSL) is not in the Ice jar"
-      + " served from Maven Central (com.zeroc:ice 3.7.10) and com.zeroc:icessl is not served";
 
   public static void main(String[] args) {
     Map<String, String> defaults = EchoServerMain.commonDefaults(DEFAULT_PORT);
@@ -47,9 +46,7 @@ public final class IceEchoServer {
   }
 
   static EchoServerMain.RunningServer start(ServerFlags flags, String host, int port, Optional<ServerTls> tls) {
-    if (tls.isPresent()) {
-      throw new IllegalArgumentException(NO_ICESSL);
-    }
+
     int threads = flags.intValue("threads", 1, 10_000);
     int maxMessage = flags.intValue("max-message", 1024, Integer.MAX_VALUE);
     InitializationData init = new InitializationData();
@@ -72,9 +69,16 @@ public final class IceEchoServer {
       // Registering must not wait forever on a registry that is not there.
       init.properties.setProperty("Ice.Default.InvocationTimeout", "5000");
     }
-    init.properties.setProperty("Echo.Endpoints", "tcp -h " + host + " -p " + port);
+    if (tls.isPresent()) { // IceSSL: a client certificate required with --tls-client-ca
+      IceTls.configure(init.properties, tls.get().mutual(), false, false);
+    }
+    init.properties.setProperty("Echo.Endpoints", IceTls.endpoint(tls.isPresent(), host, port));
     Communicator communicator = Util.initialize(init);
     try {
+      if (tls.isPresent()) {
+        IceTls.start(communicator, TlsFiles.identity(tls.get().cert(), tls.get().key()),
+            tls.get().mutual() ? TlsFiles.certificates(tls.get().clientCa()) : null);
+      }
       ObjectAdapter adapter = communicator.createObjectAdapter("Echo");
       adapter.add(new Echo(ServiceDelay.from(flags)), Util.stringToIdentity(IceSettings.IDENTITY));
       adapter.activate();
