@@ -77,8 +77,8 @@ record TlsSettings(List<TlsMode> modes, Tls.Provider provider, Optional<Path> ca
 
   /**
    * The run's throwaway CA, made once in a fresh folder: a server certificate for 127.0.0.1 and a
-   * client certificate. One for every framework of the run: Dubbo's consumers in one JVM do not keep
-   * their TLS files apart (a connection may read another consumer's), so they must not differ.
+   * client certificate. One for every framework of the run, kept in one place (the run's tls/): a
+   * client that reached another framework's server would still find it signed by the CA it trusts.
    */
   record Material(Path folder, ThrowawayCa ca, ThrowawayCa.Issued server, ThrowawayCa.Issued client) {
     static Material create() {
