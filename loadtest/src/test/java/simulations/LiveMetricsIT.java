@@ -1,12 +1,12 @@
 package simulations;
 
+import protocols.lab.LoopbackPorts;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
-import java.net.ServerSocket;
 import java.net.URI;
 import java.net.URLEncoder;
 import java.net.http.HttpClient;
@@ -29,17 +29,11 @@ class LiveMetricsIT {
   private static final Path RESULTS = Paths.get("target", "it-results", "live-metrics");
   private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
 
-  private static int freePort() throws IOException {
-    try (ServerSocket s = new ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
-      return s.getLocalPort();
-    }
-  }
-
   @Test
   void prometheusScrapesTheInjectorAndItsCountersAgreeWithTheRunsSummary() throws Exception {
-    int metricsPort = freePort();
-    int serverMetricsPort = freePort();
-    int prometheusPort = freePort();
+    int metricsPort = LoopbackPorts.next();
+    int serverMetricsPort = LoopbackPorts.next();
+    int prometheusPort = LoopbackPorts.next();
     Path dir = Files.createDirectories(RESULTS.resolve("prometheus").toAbsolutePath());
     Path config = dir.resolve("prometheus.yml");
     Files.writeString(config, String.join("\n",

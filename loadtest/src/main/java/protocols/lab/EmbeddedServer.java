@@ -4,8 +4,6 @@ import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
 import java.io.UncheckedIOException;
-import java.net.InetAddress;
-import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -51,6 +49,8 @@ public final class EmbeddedServer implements AutoCloseable, Faults.FaultTarget, 
   /** When this life's first SERVED line came (System.nanoTime), 0 before. */
   private volatile long firstServedNanos;
   private volatile Thread drain;
+  /** Set when a start failed: its log is kept for the user, not deleted by {@link #close}. */
+  private volatile boolean keepLog;
 
   private EmbeddedServer(String framework, List<String> command, Process process, HostPort address, Path log) {
     this.framework = framework;
@@ -71,7 +71,7 @@ public final class EmbeddedServer implements AutoCloseable, Faults.FaultTarget, 
    * @throws IllegalStateException with the server's own last error line if it does not become ready
    */
   public static EmbeddedServer start(String framework, String mainClass, List<String> extraArgs) {
-    int port = freePort();
+    int port = LoopbackPorts.next();
     String host = "127.0.0.1";
     List<String> args = new ArrayList<>(List.of("--host", host, "--port", Integer.toString(port)));
     args.addAll(extraArgs);
@@ -90,6 +90,7 @@ public final class EmbeddedServer implements AutoCloseable, Faults.FaultTarget, 
   }
 
   private void awaitReady() {
+    long begun = System.nanoTime();
     BufferedReader out = new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8));
     CompletableFuture<Boolean> ready = CompletableFuture.supplyAsync(() -> {
       try {
@@ -111,9 +112,11 @@ public final class EmbeddedServer implements AutoCloseable, Faults.FaultTarget, 
       ok = false;
     }
     if (!ok) {
+      String why = startFailure(process, begun);
+      keepLog = true;
       close();
-      throw new IllegalStateException("embedded " + framework + " server did not start within "
-          + START_TIMEOUT.toSeconds() + " s: " + lastLogLine());
+      throw new IllegalStateException("embedded " + framework + " server " + why + ": " + lastLogLines(3)
+          + " (its log: " + keptLog() + ")");
     }
     // Keep draining stdout so the server never blocks on a full pipe; its SERVED lines are its count.
     int life = lives;
@@ -136,18 +139,50 @@ public final class EmbeddedServer implements AutoCloseable, Faults.FaultTarget, 
     this.drain = drain;
   }
 
-  private String lastLogLine() {
+  /** What became of a process that printed no ready line: it exited (with its status, after how long) or hangs. */
+  private static String startFailure(Process p, long begunNanos) {
     try {
-      List<String> lines = Files.readAllLines(log, StandardCharsets.UTF_8);
-      for (int i = lines.size() - 1; i >= 0; i--) {
-        if (!lines.get(i).isBlank()) {
-          return lines.get(i).trim();
-        }
+      if (p.waitFor(5, TimeUnit.SECONDS)) { // its stdout closed: it is exiting
+        return String.format(java.util.Locale.ROOT, "exited with status %d after %.1f s without its ready line",
+            p.exitValue(), (System.nanoTime() - begunNanos) / 1e9);
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+    return "printed no ready line within " + START_TIMEOUT.toSeconds() + " s";
+  }
+
+  /**
+   * A failed start's log, moved beside the runs (Gatling's results folder, -rf) where there is one, so
+   * it outlives the temporary folder; else where it is.
+   */
+  private Path keptLog() {
+    List<String> args = RunFolder.gatlingArgs();
+    int at = Math.max(args.indexOf("-rf"), args.indexOf("--results-folder"));
+    if (at < 0 || at + 1 >= args.size()) {
+      return log;
+    }
+    try {
+      Path to = Paths.get(args.get(at + 1)).resolve(log.getFileName());
+      Files.createDirectories(to.getParent());
+      return Files.move(log, to);
+    } catch (IOException | RuntimeException e) {
+      return log;
+    }
+  }
+
+  /** The last {@code n} non-blank lines of the server's stderr, joined, or that it printed none. */
+  private String lastLogLines(int n) {
+    try {
+      List<String> lines = Files.readAllLines(log, StandardCharsets.UTF_8).stream()
+          .filter(l -> !l.isBlank()).map(String::trim).toList();
+      if (!lines.isEmpty()) {
+        return String.join(" | ", lines.subList(Math.max(0, lines.size() - n), lines.size()));
       }
     } catch (IOException ignored) {
       // fall through
     }
-    return "no output (log: " + log + ")";
+    return "it printed nothing on stderr";
   }
 
   public HostPort address() {
@@ -306,18 +341,13 @@ public final class EmbeddedServer implements AutoCloseable, Faults.FaultTarget, 
     } catch (IllegalStateException shuttingDown) {
       // the hook runs anyway
     }
-    try {
-      Files.deleteIfExists(log);
-    } catch (IOException ignored) {
-      // a temp file
+    if (!keepLog) {
+      try {
+        Files.deleteIfExists(log);
+      } catch (IOException ignored) {
+        // a temp file
+      }
     }
   }
 
-  static int freePort() {
-    try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-      return s.getLocalPort();
-    } catch (IOException e) {
-      throw new IllegalStateException("no free loopback port: " + Errors.oneLine(e));
-    }
-  }
 }

@@ -65,7 +65,7 @@ final class RegistryServer implements AutoCloseable, Faults.FaultTarget {
     } catch (IOException e) {
       throw new IllegalStateException("cannot make a folder for the " + kind.scheme() + " registry: " + Errors.oneLine(e));
     }
-    int port = EmbeddedServer.freePort();
+    int port = LoopbackPorts.next();
     Registry registry = new Registry(kind, new HostPort("127.0.0.1", port));
     RegistryServer server;
     try {

@@ -1,5 +1,6 @@
 package protocols.dubbo;
 
+import protocols.lab.LoopbackPorts;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
@@ -49,7 +50,7 @@ class TripleInteropTest {
 
   @BeforeAll
   static void start() throws Exception {
-    triplePort = freePort();
+    triplePort = LoopbackPorts.next();
     Map<String, String> defaults = TripleEchoServer.defaults(triplePort);
     defaults.put("threads", "20");
     triple = TripleEchoServer.start(ServerFlags.parse(new String[0], defaults), "127.0.0.1", triplePort, java.util.Optional.empty());
@@ -77,12 +78,6 @@ class TripleInteropTest {
     }
     if (triple != null) {
       triple.stop();
-    }
-  }
-
-  private static int freePort() throws IOException {
-    try (ServerSocket s = new ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
-      return s.getLocalPort();
     }
   }
 

@@ -1,5 +1,6 @@
 package protocols.dubbo;
 
+import protocols.lab.LoopbackPorts;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -10,7 +11,6 @@ import contract.grpc.MobileService;
 import contract.grpc.Order;
 import contract.grpc.WatchRequest;
 import java.io.IOException;
-import java.net.ServerSocket;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -40,7 +40,7 @@ class TripleStreamTest {
 
   @BeforeAll
   static void start() throws Exception {
-    port = freePort();
+    port = LoopbackPorts.next();
     server = startServer(port);
     client = DubboClient.triple(RpcSettings.defaults(port).withTimeout(Duration.ofSeconds(20)),
         TripleProtocol.DEFAULT_MAX_BODY);
@@ -60,12 +60,6 @@ class TripleStreamTest {
     Map<String, String> defaults = TripleEchoServer.defaults(on);
     defaults.put("threads", "20");
     return TripleEchoServer.start(ServerFlags.parse(new String[0], defaults), "127.0.0.1", on, java.util.Optional.empty());
-  }
-
-  private static int freePort() throws IOException {
-    try (ServerSocket s = new ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
-      return s.getLocalPort();
-    }
   }
 
   private static DubboService<MobileService> service() {

@@ -32,12 +32,6 @@ class DeploymentTest {
         .startsWith("-Dregistry must be none, zookeeper, icegrid"));
   }
 
-  private static int freePort() throws java.io.IOException {
-    try (java.net.ServerSocket s = new java.net.ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
-      return s.getLocalPort();
-    }
-  }
-
   private static String scrape(int port) throws Exception {
     java.net.http.HttpResponse<String> r = java.net.http.HttpClient.newHttpClient().send(
         java.net.http.HttpRequest.newBuilder(java.net.URI.create("http://127.0.0.1:" + port + "/metrics"))
@@ -56,7 +50,7 @@ class DeploymentTest {
   @Test
   void eachProviderCountsTheCallsItServedAndTheCountsAddUpOnceStopped() throws Exception {
     LoadParams params = new LoadParams(Map.of());
-    int[] metricsPorts = {freePort(), freePort()};
+    int[] metricsPorts = {LoopbackPorts.next(), LoopbackPorts.next()};
     int[] next = {0};
     Deployment deployment = Deployment.start(new Deployment.Plan(2, null, null), "netty",
         NettyFramework.FRAMEWORK.serverMainClass(), List.of(), () -> metricsPorts[next[0]++]);

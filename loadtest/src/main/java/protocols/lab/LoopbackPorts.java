@@ -1,0 +1,55 @@
+package protocols.lab;
+
+import java.io.IOException;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.ServerSocket;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ThreadLocalRandom;
+
+/**
+ * Loopback ports for servers the lab starts. A port found free and released before the server binds
+ * it can be taken in between: by the kernel's next {@code bind(0)} in this JVM (the same port came
+ * back within four calls about once in 1,250 here), or as the local port of any outgoing connection.
+ * So ports are drawn below the kernel's ephemeral range, which neither {@code bind(0)} nor
+ * {@code connect()} ever hands out, and never twice in one JVM.
+ */
+public final class LoopbackPorts {
+  /** Below it sit the well-known ports and the frameworks' defaults (20880, 50051, 10000, ...). */
+  private static final int LOWEST = 21_000;
+  private static final Set<Integer> HANDED_OUT = ConcurrentHashMap.newKeySet();
+
+  private LoopbackPorts() {}
+
+  /** A loopback port free now, below the ephemeral range, not handed out before by this JVM. */
+  public static int next() {
+    int below = ephemeralLow(Path.of("/proc/sys/net/ipv4/ip_local_port_range"));
+    InetAddress loopback = InetAddress.getLoopbackAddress();
+    for (int attempt = 0; attempt < 200; attempt++) {
+      int port = ThreadLocalRandom.current().nextInt(LOWEST, below);
+      if (!HANDED_OUT.add(port)) {
+        continue;
+      }
+      try (ServerSocket probe = new ServerSocket()) {
+        probe.bind(new InetSocketAddress(loopback, port), 1);
+        return port;
+      } catch (IOException inUse) {
+        // another process has it: draw again
+      }
+    }
+    throw new IllegalStateException("no free loopback port between " + LOWEST + " and " + below + " after 200 tries");
+  }
+
+  /** The first port of the kernel's ephemeral range (Linux), or the IANA range's 49152 elsewhere. */
+  static int ephemeralLow(Path range) {
+    try {
+      int low = Integer.parseInt(Files.readString(range).trim().split("\\s+")[0]);
+      return low > LOWEST + 1_000 ? low : 49_152;
+    } catch (IOException | RuntimeException e) {
+      return 49_152;
+    }
+  }
+}
