@@ -41,7 +41,10 @@ public final class ConnectionPool<C> implements AutoCloseable {
     this.max = max;
   }
 
-  /** An idle connection, a new one, or, at the limit, the next one released. */
+  /**
+   * An idle connection, a new one, or, at the limit, the next one released. A caller that stops
+   * waiting cancels the returned future: it leaves the queue, and no connection is handed to it.
+   */
   public CompletableFuture<C> acquire() {
     synchronized (this) {
       if (closed) {
@@ -55,6 +58,11 @@ public final class ConnectionPool<C> implements AutoCloseable {
       if (max > 0 && open >= max) {
         CompletableFuture<C> w = new CompletableFuture<>();
         waiting.addLast(w);
+        w.whenComplete((r, e) -> {
+          if (w.isCancelled()) {
+            leave(w);
+          }
+        });
         return w;
       }
       open++;
@@ -62,21 +70,50 @@ public final class ConnectionPool<C> implements AutoCloseable {
     return openOne();
   }
 
-  /** Returns a healthy connection for reuse. */
+  private synchronized void leave(CompletableFuture<C> waiter) {
+    waiting.remove(waiter);
+  }
+
+  /** Returns a healthy connection for reuse: to the first caller still waiting, else to the idle ones. */
   public void release(C connection) {
-    CompletableFuture<C> next;
-    synchronized (this) {
-      if (closed) {
-        return; // closed with the pool
+    while (true) {
+      CompletableFuture<C> next;
+      synchronized (this) {
+        if (closed) {
+          return; // closed with the pool
+        }
+        next = waiting.pollFirst();
+        if (next == null) {
+          inUse.remove(connection);
+          idle.addFirst(connection);
+          return;
+        }
       }
-      next = waiting.pollFirst();
-      if (next == null) {
-        inUse.remove(connection);
-        idle.addFirst(connection);
+      if (next.complete(connection)) {
         return;
       }
+      // that caller gave up (cancelled) between the poll and now: the next one, or idle
     }
-    next.complete(connection);
+  }
+
+  /**
+   * Returns a healthy connection, running {@code first} (the reply's completion) before a waiting
+   * caller's send on it, but after the connection is idle again when nobody waits: so the caller whose
+   * reply it is finds it idle for its next call, and no other call's send is timed as part of this one.
+   */
+  public void release(C connection, Runnable first) {
+    boolean handOff;
+    synchronized (this) {
+      handOff = !closed && !waiting.isEmpty();
+      if (!handOff && !closed) {
+        inUse.remove(connection);
+        idle.addFirst(connection);
+      }
+    }
+    first.run();
+    if (handOff) {
+      release(connection);
+    }
   }
 
   /** Closes a connection that failed; a waiting call gets a new one. */
@@ -97,10 +134,10 @@ public final class ConnectionPool<C> implements AutoCloseable {
       return;
     }
     openOne().whenComplete((c, e) -> {
-      if (e == null) {
-        next.complete(c);
-      } else {
+      if (e != null) {
         next.completeExceptionally(e);
+      } else if (!next.complete(c)) {
+        release(c); // it gave up meanwhile: the connection serves the next one
       }
     });
   }

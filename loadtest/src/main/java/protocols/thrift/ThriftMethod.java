@@ -2,6 +2,9 @@ package protocols.thrift;
 
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import org.apache.thrift.TException;
 import org.apache.thrift.TServiceClient;
 import org.apache.thrift.async.AsyncMethodCallback;
@@ -67,30 +70,47 @@ public record ThriftMethod<A extends TAsyncClient, B extends TServiceClient, Req
         blockingType == null ? null : client.blockingPool(blockingType));
   }
 
+  /**
+   * The reply completes before a waiting call's send on the connection (which would otherwise be timed
+   * as part of this call), and after the connection is idle again when nobody waits. A caller that gives up (the run's timeout cancels
+   * the reply) while the call still waits for a connection leaves the pool's queue; a connection that
+   * reaches it anyway goes back to the pool.
+   */
   @Override
   public CompletionStage<Resp> callAsync(ThriftClient client, Req request) {
-    return asyncPool.acquire().thenCompose(c -> {
-      CompletableFuture<Resp> reply = new CompletableFuture<>();
-      try {
-        async.call(c.client(), request, new AsyncMethodCallback<>() {
-          @Override
-          public void onComplete(Resp response) {
-            asyncPool.release(c);
-            reply.complete(response);
-          }
-
-          @Override
-          public void onError(Exception e) {
-            asyncPool.discard(c); // a failed or timed-out Thrift client is unusable
-            reply.completeExceptionally(e);
-          }
-        });
-      } catch (Exception e) {
-        asyncPool.discard(c);
-        reply.completeExceptionally(e);
+    CompletableFuture<Resp> reply = new CompletableFuture<>();
+    CompletableFuture<ThriftClient.Async<A>> lease = asyncPool.acquire();
+    reply.whenComplete((r, e) -> lease.cancel(false));
+    lease.whenComplete((c, failed) -> {
+      if (failed != null) {
+        reply.completeExceptionally(failed);
+      } else if (reply.isDone()) {
+        asyncPool.release(c);
+      } else {
+        call(c, request, reply);
       }
-      return reply;
     });
+    return reply;
+  }
+
+  private void call(ThriftClient.Async<A> c, Req request, CompletableFuture<Resp> reply) {
+    try {
+      async.call(c.client(), request, new AsyncMethodCallback<>() {
+        @Override
+        public void onComplete(Resp response) {
+          asyncPool.release(c, () -> reply.complete(response));
+        }
+
+        @Override
+        public void onError(Exception e) {
+          reply.completeExceptionally(e);
+          asyncPool.discard(c); // a failed or timed-out Thrift client is unusable
+        }
+      });
+    } catch (Exception e) {
+      reply.completeExceptionally(e);
+      asyncPool.discard(c);
+    }
   }
 
   @Override
@@ -98,7 +118,7 @@ public record ThriftMethod<A extends TAsyncClient, B extends TServiceClient, Req
     if (blocking == null) {
       return RpcMethod.super.callSync(client, request, timeoutMillis);
     }
-    B c = blockingPool.acquire().join();
+    B c = waitFor(blockingPool, timeoutMillis);
     try {
       Resp reply = blocking.call(c, request);
       blockingPool.release(c);
@@ -106,6 +126,21 @@ public record ThriftMethod<A extends TAsyncClient, B extends TServiceClient, Req
     } catch (Exception e) {
       blockingPool.discard(c);
       throw e;
+    }
+  }
+
+  /** A pooled connection within {@code timeoutMillis}, or a TimeoutException with the caller out of the queue. */
+  private static <C> C waitFor(ConnectionPool<C> pool, long timeoutMillis) throws Exception {
+    CompletableFuture<C> lease = pool.acquire();
+    try {
+      return lease.get(timeoutMillis, TimeUnit.MILLISECONDS);
+    } catch (TimeoutException | InterruptedException e) {
+      if (!lease.cancel(false) && !lease.isCompletedExceptionally()) {
+        pool.release(lease.join()); // it came as we gave up
+      }
+      throw e;
+    } catch (ExecutionException e) {
+      throw e.getCause() instanceof Exception cause ? cause : e;
     }
   }
 

@@ -38,6 +38,23 @@ class ConnectionPoolTest {
     assertEquals(1, opened.get());
   }
 
+  /** A waiter that gave up (its call timed out in the queue) must not swallow the next connection released. */
+  @Test
+  void aCancelledWaiterLeavesTheQueueAndTheReleasedConnectionServesTheNextCall() {
+    ConnectionPool<Integer> pool = new ConnectionPool<>(opened::incrementAndGet, closed::add, 2);
+    Integer a = pool.acquire().join();
+    Integer b = pool.acquire().join();
+    for (int i = 0; i < 5; i++) {
+      assertTrue(pool.acquire().cancel(false));
+    }
+    pool.release(a);
+    pool.release(b);
+    CompletableFuture<Integer> next = pool.acquire();
+    assertTrue(next.isDone(), "a released connection is idle again, not given to a caller that left");
+    assertTrue(pool.acquire().isDone());
+    assertEquals(2, opened.get());
+  }
+
   @Test
   void discardedConnectionIsClosedAndAWaiterGetsANewOne() {
     ConnectionPool<Integer> pool = new ConnectionPool<>(opened::incrementAndGet, closed::add, 1);

@@ -76,6 +76,46 @@ class ThriftClientTest {
     }
   }
 
+  /**
+   * -Dconnections=2 under a stall: calls queued for a connection time out; once the server answers
+   * again, every call goes through (before, each queued call that timed out kept a connection forever).
+   */
+  @Test
+  void aLimitedPoolRecoversFromAStallWhoseQueuedCallsTimedOut() throws Exception {
+    try (EmbeddedServer server = EmbeddedServer.start("thrift", ThriftEchoServer.class.getName(), List.of());
+         ThriftClient client = ThriftDsl.thrift.target(server.address().toString()).timeout(Duration.ofMillis(300))
+             .connections(2).newClient()) {
+      RpcMethod<ThriftClient, Order, Order> echo = ThriftFramework.FRAMEWORK.echo(client);
+      assertEquals(ThriftDsl.order(1), echo.callAsync(client, ThriftDsl.order(1)).toCompletableFuture().get(5, TimeUnit.SECONDS));
+      server.signal("STOP");
+      List<java.util.concurrent.CompletableFuture<Order>> stalled = new ArrayList<>();
+      for (int i = 0; i < 6; i++) { // 2 on the connections, 4 queued behind them
+        stalled.add(echo.callAsync(client, ThriftDsl.order(i)).toCompletableFuture());
+      }
+      sleep(100);
+      stalled.subList(2, 6).forEach(f -> f.cancel(false)); // as the run's timeout cancels a call it gave up on
+      for (var f : stalled.subList(0, 2)) {
+        assertTrue(assertThrowsAny(f), "a call on a stalled connection fails (Thrift's own timeout)");
+      }
+      server.signal("CONT");
+      for (int i = 0; i < 10; i++) {
+        Order order = ThriftDsl.order(100 + i);
+        assertEquals(order, echo.callAsync(client, order).toCompletableFuture().get(5, TimeUnit.SECONDS),
+            "call " + i + " after the stall");
+      }
+      assertTrue(poolSize(client) <= 2, "at most the 2 connections asked for: " + poolSize(client));
+    }
+  }
+
+  private static boolean assertThrowsAny(java.util.concurrent.CompletableFuture<?> f) {
+    try {
+      f.get(5, TimeUnit.SECONDS);
+      return false;
+    } catch (Exception e) {
+      return true;
+    }
+  }
+
   private static int poolSize(ThriftClient client) {
     return client.asyncPool(contract.thrift.MobileService.AsyncClient.class).size();
   }
