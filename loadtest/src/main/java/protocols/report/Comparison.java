@@ -20,8 +20,10 @@ public final class Comparison {
   private Comparison() {}
 
   /**
-   * One framework, mode and closed level. Ratios are null when there is nothing to divide by. CPU per
-   * call is the driving JVM's CPU time divided by its calls, in µs: it does not depend on how busy the
+   * One framework, mode and closed level. {@code throughput} and {@code plainThroughput} are OK calls/s
+   * (a KO is no call served; {@code ko} stands beside), and so is every ratio and CPU per call made of
+   * them. Ratios are null when there is nothing to divide by. CPU per call is the driving JVM's CPU time
+   * divided by its OK calls, in µs: it does not depend on how busy the
    * machine is; {@link #harnessCpuPerCall} is Gatling's minus the plain driver's.
    */
   @JsonPropertyOrder({"framework", "mode", "clients"})
@@ -315,8 +317,8 @@ public final class Comparison {
   }
 
   public static String csv(List<Row> rows) {
-    StringBuilder sb = new StringBuilder("framework,mode,clients,calls_per_client,total_calls,seconds,throughput,ko,"
-        + "p50_us,p99_us,p999_us,ceiling_ratio,plain_throughput,gatling_vs_plain,gatling_cpu_us_per_call,"
+    StringBuilder sb = new StringBuilder("framework,mode,clients,calls_per_client,total_calls,seconds,ok_throughput,ko,"
+        + "p50_us,p99_us,p999_us,ceiling_ratio,plain_ok_throughput,gatling_vs_plain,gatling_cpu_us_per_call,"
         + "plain_cpu_us_per_call,harness_cpu_us_per_call,server_cpu_us_per_call\n");
     for (Row r : rows) {
       sb.append(String.join(",", r.framework(), r.mode(), Integer.toString(r.clients()),

@@ -69,7 +69,7 @@ public final class ComparisonPage {
     model.put("tlsPairs", discovery.tlsPairs());
     List<String> charts = new ArrayList<>();
     if (!rows.isEmpty()) {
-      charts.add(chart(run, "throughput-chart", "Throughput (calls/s) against concurrent clients", rows,
+      charts.add(chart(run, "throughput-chart", "Throughput (OK calls/s) against concurrent clients", rows,
           Comparison.Row::throughput));
       charts.add(chart(run, "p99-chart", "p99 latency (µs) against concurrent clients", rows, r -> (double) r.p99()));
     }

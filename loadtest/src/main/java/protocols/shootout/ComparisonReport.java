@@ -111,13 +111,13 @@ public final class ComparisonReport implements SummaryListener {
     if (plain == null) {
       return null;
     }
-    if (plain.count() < clients || plain.throughput() <= 0.01 * gatlingThroughput) {
-      return "the plain driver measured " + plain.count() + " calls (" + fmt(plain.throughput(), 0)
+    if (plain.count() < clients || plain.okThroughput() <= 0.01 * gatlingThroughput) {
+      return "the plain driver measured " + plain.count() + " calls (" + fmt(plain.okThroughput(), 0)
           + " calls/s): no baseline";
     }
-    if (gatlingThroughput / plain.throughput() > MAX_MEANINGFUL_VS_PLAIN) {
-      return "Gatling / plain = " + fmt(gatlingThroughput / plain.throughput(), 2) + " (above "
-          + MAX_MEANINGFUL_VS_PLAIN + "): the plain driver's " + fmt(plain.throughput(), 0)
+    if (gatlingThroughput / plain.okThroughput() > MAX_MEANINGFUL_VS_PLAIN) {
+      return "Gatling / plain = " + fmt(gatlingThroughput / plain.okThroughput(), 2) + " (above "
+          + MAX_MEANINGFUL_VS_PLAIN + "): the plain driver's " + fmt(plain.okThroughput(), 0)
           + " calls/s is too low to be a baseline";
     }
     return null;
@@ -203,18 +203,20 @@ public final class ComparisonReport implements SummaryListener {
           if (s == null) {
             continue; // not reached: an interrupted run
           }
+          // Calls served are OK calls: a framework that fails fast must not rank higher (its KOs stand beside).
+          double served = s.okThroughput();
           Double ceilingRatio = Optional.ofNullable(byLevel.get(Level.closed(ceilingOf.getOrDefault(framework, ceiling),
                   clients, mode)))
-              .filter(c -> c.throughput() > 0).map(c -> s.throughput() / c.throughput()).orElse(null);
+              .filter(c -> c.okThroughput() > 0).map(c -> served / c.okThroughput()).orElse(null);
           Level plainLevel = Level.closed(null, clients, mode);
           RequestStats pl = plainLevels.get(plainLevel);
-          String flag = plainFlag(clients, s.throughput(), pl);
-          Double plainThroughput = pl == null ? null : pl.throughput();
-          Double vsPlain = plainThroughput == null || flag != null ? null : s.throughput() / plainThroughput;
+          String flag = plainFlag(clients, served, pl);
+          Double plainThroughput = pl == null ? null : pl.okThroughput();
+          Double vsPlain = plainThroughput == null || flag != null ? null : served / plainThroughput;
           CpuSampler.Shares shares = cpu.apply(s.name());
-          Double gatlingCpu = shares == null || s.throughput() <= 0 ? null : shares.injectorCores() * 1e6 / s.throughput();
-          Double serverCpu = shares == null || s.throughput() <= 0 ? null : shares.serverCores() * 1e6 / s.throughput();
-          rows.add(new Comparison.Row(level, s.count() / clients, s.count(), s.durationSeconds(), s.throughput(),
+          Double gatlingCpu = shares == null || served <= 0 ? null : shares.injectorCores() * 1e6 / served;
+          Double serverCpu = shares == null || served <= 0 ? null : shares.serverCores() * 1e6 / served;
+          rows.add(new Comparison.Row(level, s.count() / clients, s.count(), s.durationSeconds(), served,
               s.ko(), s.p50(), s.p99(), s.p999(), ceilingRatio, plainThroughput, vsPlain, flag, gatlingCpu,
               plainCpu.get(plainLevel.name()), serverCpu));
         }

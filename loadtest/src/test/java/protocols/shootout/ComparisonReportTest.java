@@ -72,6 +72,27 @@ class ComparisonReportTest {
     assertEquals(3, Files.readAllLines(dir.resolve(ComparisonReport.CSV)).size());
   }
 
+  /** A framework that fails fast must not rank higher: every figure of the comparison counts OK calls only. */
+  @Test
+  void failedCallsAreNotCountedAsServed(@TempDir Path dir) throws Exception {
+    LatencyRecorder r = new LatencyRecorder();
+    Level dubbo = Level.closed("dubbo", 1, InvocationMode.ASYNC);
+    r.describe(dubbo.name(), dubbo);
+    for (long i = 0; i < 4000; i++) { // 1,000 OK and 3,000 KO over one second
+      r.record(dubbo.name(), i * 250_000L, i * 250_000L + 250_000L, i % 4 == 0);
+    }
+    ComparisonReport report = new ComparisonReport(List.of("dubbo", "netty"), Map.of(), List.of(InvocationMode.ASYNC),
+        List.of(1), "netty", Map.of(), Map.of(), List.of());
+    List<RequestStats> all = List.of(r.snapshot().get(0), stats(Level.closed("netty", 1, InvocationMode.ASYNC), 2000, 2000));
+    List<Comparison.Row> rows = report.rows(all, name -> name.equals(dubbo.name()) ? new protocols.stats.CpuSampler.Shares(
+        0.25, 0.25, 0, 0, 0.5, 1, 2) : null);
+    Comparison.Row row = rows.get(0);
+    assertEquals(1000, row.throughput(), 5, "OK calls/s, not all 4,000 calls/s");
+    assertEquals(3000, row.ko());
+    assertEquals(0.5, row.ceilingRatio(), 0.01);
+    assertEquals(500, row.gatlingCpuPerCall(), 5, "0.5 cores over 1,000 OK calls/s");
+  }
+
   @Test
   void aPlainDriverThatMeasuredNothingIsFlaggedNotDividedBy(@TempDir Path dir) throws Exception {
     // As seen on a busy machine: the plain driver made 2 calls at 1 client, so Gatling / plain read 185.99.
