@@ -14,7 +14,7 @@ public record OpenStats(double offered, int maxInFlight, long dropped, long unse
                         long responseMax, List<SpectrumPoint> responseSpectrum, String responseHistogram, long lagP50,
                         long lagP99, long lagMax, String lagHistogram) {
   /**
-   * The figures of {@code response} (due to reply, OK calls) and {@code lag} (due to sent) histograms,
+   * The figures of {@code response} (due to reply, every call: OK, failed and timed out) and {@code lag} (due to sent) histograms,
    * µs; {@code unsent} calls were due but never sent because a sender stopped ({@code unsentReason}).
    */
   public static OpenStats of(double offered, int maxInFlight, long dropped, long unsent, String unsentReason,

@@ -35,16 +35,15 @@ final class Shard {
   /** Records a call; returns the previous second's latency when this call is the first of a new second. */
   Histogram record(long intendedNanos, long startNanos, long endNanos, int slot, boolean ok, boolean open) {
     count.lazySet(count.get() + 1);
-    long micros = Math.max(0, (endNanos - startNanos) / 1_000);
+    long micros = micros(endNanos - startNanos);
     if (open) {
       if (response == null) {
         lag = new SingleWriterRecorder(3);
         response = new SingleWriterRecorder(3);
       }
-      lag.recordValue(Math.max(0, (startNanos - intendedNanos) / 1_000));
-      if (ok) {
-        response.recordValue(Math.max(0, (endNanos - intendedNanos) / 1_000));
-      }
+      lag.recordValue(micros(startNanos - intendedNanos));
+      // Every call that was due, OK or not: a call that timed out is the tail, at the time it took.
+      response.recordValue(micros(endNanos - intendedNanos));
     }
     Histogram done = null;
     if (ok) {
@@ -71,6 +70,11 @@ final class Shard {
       lastEnd.lazySet(endNanos);
     }
     return done;
+  }
+
+  /** Nanoseconds to the nearest µs (not truncated: a 99.9 µs call is 100 µs), never below 0. */
+  static long micros(long nanos) {
+    return Math.max(0, (nanos + 500) / 1_000);
   }
 
   void due(long nanos) {

@@ -38,6 +38,26 @@ class SaturationTest {
     assertNull(s.limit());
   }
 
+  /** 3% of calls time out at 1 s: the OK rate is within tolerance, yet the level did not serve what was offered. */
+  @Test
+  void callsThatTimeOutCountInTheVerdictAndInTheResponseTail() {
+    LatencyRecorder r = new LatencyRecorder();
+    r.declareOpen("echo 1000 calls/s (async)", 1_000, 100, 0);
+    for (int k = 0; k < 2_000; k++) {
+      long due = k * MS;
+      boolean timesOut = k % 100 < 3;
+      r.recordOpen("echo 1000 calls/s (async)", due, due + 100_000, due + (timesOut ? 1_000 * MS : 300_000),
+          timesOut ? "timeout" : null);
+    }
+    RequestStats level = r.snapshot().get(0);
+    assertTrue(level.open().responseP99() >= 999_000, "the timed-out calls are the response tail: "
+        + level.open().responseP99());
+    assertEquals(200, level.p99(), 2, "service time (sent to reply): OK calls");
+    Saturation s = SaturationCheck.of(level, null);
+    assertTrue(s.saturated(), s.reason());
+    assertTrue(s.reason().contains("60 KO (3.0%)"), s.reason());
+  }
+
   @Test
   void dropsAtTheCapWithSendsOnTimeMeanTheServer() {
     Saturation s = SaturationCheck.of(level(1_900, 100, 300, 100), null);
