@@ -63,28 +63,18 @@ final class RpcCallAction<C extends RpcClient, Req, Resp> extends SafeAction {
     Req message = (Req) ((Success<Object>) resolvedPayload).value();
     RpcMethod<C, Req, Resp> bound = method.bind(session);
 
+    // The lab's bookkeeping first: the timed interval is the framework's call and nothing of the lab's.
+    String request = observer.nameFor(level, System.nanoTime()); // e.g. a fault window's calls, logged apart
     long startMillis = clock.nowMillis();
     long startNanos = System.nanoTime();
-    String request = observer.nameFor(level, startNanos); // e.g. a fault window's calls, logged apart
     observer.started(request, startNanos);
     boolean[] sending = {true};
+    EventLoop loop = session.eventLoop();
     components.call(session.userId(), bound, message).whenComplete((reply, error) -> {
       long endNanos = System.nanoTime();
       long endMillis = clock.nowMillis();
-      EventLoop loop = session.eventLoop();
-      if (!sending[0] && loop.inEventLoop()) {
-        // The reply came on the user's own event loop (a client on Gatling's loops): no hop.
-        complete(session, level, request, message, reply, error, startMillis, endMillis, startNanos, endNanos);
-        return;
-      }
-      try {
-        // Also a call that completed at once, inside send: completing it here would nest the user's
-        // next call in this one's stack, and a run of instant failures would overflow it.
-        loop.execute(
-            () -> complete(session, level, request, message, reply, error, startMillis, endMillis, startNanos, endNanos));
-      } catch (RejectedExecutionException runIsOver) {
-        // the event loop is shutting down: the run has ended and nobody waits for this user
-      }
+      ReplyHop.resume(loop, sending[0],
+          () -> complete(session, level, request, message, reply, error, startMillis, endMillis, startNanos, endNanos));
     });
     sending[0] = false;
   }

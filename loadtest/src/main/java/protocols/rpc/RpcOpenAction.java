@@ -161,35 +161,29 @@ final class RpcOpenAction<C extends RpcClient, Req, Resp> extends SafeAction {
     @SuppressWarnings("unchecked")
     private void sendOne(String name, long due) {
       Validation<Object> resolved = payload.apply(session);
-      long startNanos = System.nanoTime();
+      String request = observer.nameFor(name, System.nanoTime());
+      observer.started(request, due); // an open level's clock runs on due times
       long startMillis = clock.nowMillis();
+      long startNanos = System.nanoTime();
       inFlight++;
       if ((Object) resolved instanceof Failure f) {
-        complete(name, due, null, null, new RpcCallAction.Crash("payload: " + f.message()), startMillis, startNanos,
-            startMillis, startNanos);
+        complete(name, request, due, null, null, new RpcCallAction.Crash("payload: " + f.message()), startMillis,
+            startNanos, startMillis, startNanos);
         return;
       }
       Req message = (Req) ((Success<Object>) resolved).value();
       components.call(-callIds.incrementAndGet(), bound, message).whenComplete((reply, error) -> {
         long endNanos = System.nanoTime();
         long endMillis = clock.nowMillis();
-        if (loop.inEventLoop()) {
-          complete(name, due, message, reply, error, startMillis, startNanos, endMillis, endNanos);
-          return;
-        }
-        try {
-          loop.execute(() -> complete(name, due, message, reply, error, startMillis, startNanos, endMillis, endNanos));
-        } catch (RejectedExecutionException runIsOver) {
-          // the run has ended
-        }
+        ReplyHop.resume(loop, false,
+            () -> complete(name, request, due, message, reply, error, startMillis, startNanos, endMillis, endNanos));
       });
     }
 
-    private void complete(String name, long due, Req message, Resp reply, Throwable error, long startMillis,
-                          long startNanos, long endMillis, long endNanos) {
+    private void complete(String name, String request, long due, Req message, Resp reply, Throwable error,
+                          long startMillis, long startNanos, long endMillis, long endNanos) {
       inFlight--;
       CallJudge.Verdict verdict = judge.judge(session, message, reply, error);
-      String request = observer.nameFor(name, startNanos);
       boolean ok = verdict.ok();
       try {
         observer.completed(name, request, due, startNanos, endNanos, verdict.failure(), true);
@@ -200,7 +194,6 @@ final class RpcOpenAction<C extends RpcClient, Req, Resp> extends SafeAction {
         statsEngine.logResponse(session.scenario(), groups, request, dueMillis, endMillis,
             ok ? OK$.MODULE$ : KO$.MODULE$, Option.apply(verdict.code()), Option.apply(verdict.failure()));
       } catch (RuntimeException e) {
-        ok = false;
         logger().underlying().error("could not log " + request + ": " + Errors.oneLine(e));
       }
       leaveIfDone();

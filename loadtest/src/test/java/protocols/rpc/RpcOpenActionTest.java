@@ -129,4 +129,60 @@ class RpcOpenActionTest {
       loop.shutdownGracefully(0, 1, TimeUnit.SECONDS);
     }
   }
+
+  /** Every open-model call is started before it completes: live in-flight counts never go negative. */
+  @Test
+  void everyCallOfARateLevelIsStartedBeforeItCompletes() throws Exception {
+    DefaultEventLoop loop = new DefaultEventLoop();
+    try {
+      RpcCallActionTest.FunctionClient client = new RpcCallActionTest.FunctionClient(CompletableFuture::completedFuture);
+      java.util.concurrent.atomic.AtomicLong started = new java.util.concurrent.atomic.AtomicLong();
+      java.util.concurrent.atomic.AtomicLong completed = new java.util.concurrent.atomic.AtomicLong();
+      java.util.concurrent.atomic.AtomicLong minInFlight = new java.util.concurrent.atomic.AtomicLong();
+      CallObserver counting = new CallObserver() {
+        @Override
+        public void started(String name, long startNanos) {
+          started.incrementAndGet();
+        }
+
+        @Override
+        public void completed(String request, String name, long intendedNanos, long startNanos, long endNanos,
+                              String failure, boolean open) {
+          minInFlight.accumulateAndGet(started.get() - completed.incrementAndGet(), Math::min);
+        }
+
+        @Override
+        public void openLevel(String name, double rate, int maxInFlight, long startNanos) {
+        }
+
+        @Override
+        public void dropped(String name, long dueNanos) {
+        }
+
+        @Override
+        public void unsent(String name, long calls, String reason) {
+        }
+      };
+      CoreComponents core = new CoreComponents(null, null, null, Option.empty(),
+          new RpcCallActionTest.RecordingStats(), new DefaultClock(), null, null);
+      RpcComponents<RpcCallActionTest.FunctionClient> components = new RpcComponents<>(
+          new RpcCallActionTest.TestProtocol(RpcSettings.defaults(1), client), client, core);
+      SendSchedule.Plan plan = new SendSchedule.Plan("echo 200 calls/s", "echo ramp to 200 calls/s",
+          new RateSchedule(0, 200, Duration.ZERO, Duration.ofSeconds(1)), System.nanoTime() + 5_000_000, 1, 5_000,
+          () -> true);
+      SendSchedule level = observer -> new SendSchedule.Joined(plan, 0);
+      LinkedBlockingQueue<Session> left = new LinkedBlockingQueue<>();
+      RpcOpenAction<RpcCallActionTest.FunctionClient, String, String> action = new RpcOpenAction<>("echo",
+          RpcCallActionTest.FunctionClient.METHOD, Expressions.toStaticValueExpression("abc"), List.of(), components,
+          counting, level, new RpcCallActionTest.Resume(loop, left));
+      loop.execute(() -> action.execute(Session$.MODULE$.apply("scn", 1, loop)));
+      assertNotNull(left.poll(10, TimeUnit.SECONDS), "the sender left");
+      assertEquals(200, started.get(), "every call sent was started");
+      assertEquals(200, completed.get());
+      assertEquals(0, minInFlight.get(), "never more completed than started");
+      components.close();
+    } finally {
+      loop.shutdownGracefully(0, 1, TimeUnit.SECONDS);
+    }
+  }
 }
