@@ -149,9 +149,8 @@ public final class EchoRun {
       HostPort target = params.target(targetParam).get();
       checkReachable(framework.name(), target, targetParam);
       Endpoints endpoints = Endpoints.direct(target).withTls(tls);
-      long start = System.nanoTime();
-      probe(framework, params, endpoints, "-D" + targetParam);
-      return new EchoRun(framework, name, params, null, endpoints, run, millisSince(start), tlsMode,
+      long firstCall = probe(framework, params, endpoints, "-D" + targetParam);
+      return new EchoRun(framework, name, params, null, endpoints, run, firstCall, tlsMode,
           params.asJvmOptions(TlsSettings.FILES));
     }
     plan.registryKind().ifPresent(kind -> {
@@ -165,33 +164,37 @@ public final class EchoRun {
     Deployment deployment = Deployment.start(plan, framework.name(), framework.serverMainClass(), args,
         run::nextServerMetricsPort);
     Endpoints endpoints = new Endpoints(deployment.addresses(), deployment.registry().orElse(null), tls);
-    long start;
+    long firstCall;
     try {
       deployment.check(params.faults());
       String source = endpoints.deployed() ? "embedded, " + endpoints : "embedded";
       if (warmClasses) {
         probe(framework, params, endpoints, source);
       }
-      start = System.nanoTime();
-      probe(framework, params, endpoints, source);
+      firstCall = probe(framework, params, endpoints, source);
     } catch (IllegalStateException | IllegalArgumentException e) {
       deployment.close();
       throw e;
     }
-    return new EchoRun(framework, name, params, deployment, endpoints, run, millisSince(start), tlsMode, tlsOptions);
+    return new EchoRun(framework, name, params, deployment, endpoints, run, firstCall, tlsMode, tlsOptions);
   }
 
   /**
    * One real echo before the first level: accepting TCP proves nothing (a server of another framework
    * accepts too), so a run against a wrong or dead server ends here with one line, not with levels of KOs.
    */
-  public static <C extends RpcClient, R> void probe(RpcFramework<C, R> framework, LoadParams params, HostPort target,
+  public static <C extends RpcClient, R> long probe(RpcFramework<C, R> framework, LoadParams params, HostPort target,
                                                     String source) {
-    probe(framework, params, Endpoints.direct(target), source);
+    return probe(framework, params, Endpoints.direct(target), source);
   }
 
-  /** The same through {@code endpoints}: the registry, or one of several providers, must answer. */
-  public static <C extends RpcClient, R> void probe(RpcFramework<C, R> framework, LoadParams params, Endpoints target,
+  /**
+   * The same through {@code endpoints}: the registry, or one of several providers, must answer.
+   *
+   * @return the first OK call of a fresh client, in ms: from before the client is made (its start, the
+   *     connection, a TLS handshake) to the reply's arrival, not counting the client's closing
+   */
+  public static <C extends RpcClient, R> long probe(RpcFramework<C, R> framework, LoadParams params, Endpoints target,
                                              String source) {
     Duration timeout = params.timeout().compareTo(PROBE_TIMEOUT) > 0 ? params.timeout() : PROBE_TIMEOUT;
     R order = framework.order(1, params);
@@ -200,11 +203,14 @@ public final class EchoRun {
     // Over TLS, in a mode the framework can encrypt (Thrift's blocking client only); else its async API.
     InvocationMode mode = target.tls() == null || framework.protocol(params).tlsModes().contains(InvocationMode.ASYNC)
         ? InvocationMode.ASYNC : InvocationMode.SYNC;
+    long start = System.nanoTime();
+    long replied = 0;
     try (C client = framework.newClient(params, target, mode, timeout, null)) {
       try {
         reply = mode == InvocationMode.SYNC ? framework.echo(client).callSync(client, order, timeout.toMillis())
             : framework.echo(client).callAsync(client, order).toCompletableFuture()
             .get(timeout.toMillis() + 1_000, TimeUnit.MILLISECONDS);
+        replied = System.nanoTime();
       } catch (ExecutionException | RuntimeException e) {
         limit = client.sizeLimit(Errors.unwrap(e), order);
         if (limit == null) {
@@ -234,10 +240,7 @@ public final class EchoRun {
       throw new IllegalStateException("the server at " + target + " (" + source + ") answered a " + framework.name()
           + " echo call with a different order: it is not an echo server of this contract");
     }
-  }
-
-  private static long millisSince(long startNanos) {
-    return (System.nanoTime() - startNanos) / 1_000_000;
+    return (replied - start) / 1_000_000;
   }
 
   /** Runs {@code step}; an {@link IllegalArgumentException} or {@link IllegalStateException} ends the JVM with one line (exit 1). */
