@@ -59,6 +59,8 @@ public final class DubboClient implements RpcClient {
   private final Map<String, ReferenceConfig<?>> references = new ConcurrentHashMap<>();
   /** Callback mode: the notifier of each notifying reference, by the reference's key. */
   private final Map<String, DubboNotifier> notifiers = new ConcurrentHashMap<>();
+  /** PEM copies of a PKCS#12 identity (Dubbo takes file names), deleted when the client closes; else null. */
+  private Path tlsFolder;
 
   DubboClient(RpcSettings settings, String serialization, int maxPayload, DubboProtocol.Cluster cluster) {
     this(settings, serialization, maxPayload, cluster, false);
@@ -90,7 +92,12 @@ public final class DubboClient implements RpcClient {
       if (System.getProperty(NETTY_DEFAULT_NAME_CHECK) == null) {
         System.setProperty(NETTY_DEFAULT_NAME_CHECK, "NONE");
       }
-      bootstrap.ssl(sslConfig(settings.tls()));
+      try {
+        tlsFolder = Files.createTempDirectory("dubbo-tls-");
+      } catch (IOException e) {
+        throw new IllegalStateException("no temporary folder for Dubbo's PEM files: " + e.getMessage(), e);
+      }
+      bootstrap.ssl(sslConfig(settings.tls(), tlsFolder));
     }
     bootstrap.application(application).start();
   }
@@ -99,15 +106,8 @@ public final class DubboClient implements RpcClient {
    * Dubbo's own client TLS (SslConfig's client files, both protocols): Dubbo makes a TLS client only
    * when it has a client certificate and key, which the server asks for only when it requires them.
    */
-  private static SslConfig sslConfig(Tls tls) {
-    Tls.PemFiles files;
-    try {
-      Path folder = Files.createTempDirectory("dubbo-tls-");
-      folder.toFile().deleteOnExit();
-      files = tls.pemFiles(folder);
-    } catch (IOException e) {
-      throw new IllegalStateException("no temporary folder for Dubbo's PEM files: " + e.getMessage(), e);
-    }
+  private static SslConfig sslConfig(Tls tls, Path folder) {
+    Tls.PemFiles files = tls.pemFiles(folder);
     SslConfig ssl = new SslConfig();
     ssl.setClientKeyCertChainPath(files.chain().toAbsolutePath().toString());
     ssl.setClientPrivateKeyPath(files.key().toAbsolutePath().toString());
@@ -333,5 +333,6 @@ public final class DubboClient implements RpcClient {
   public void close() {
     references.values().forEach(ReferenceConfig::destroy);
     bootstrap.destroy();
+    protocols.rpc.TempFolders.delete(tlsFolder);
   }
 }

@@ -27,6 +27,7 @@ import protocols.rpc.RpcProtocol;
 import protocols.rpc.RpcRun;
 import protocols.rpc.RpcSettings;
 import protocols.rpc.RunObserver;
+import protocols.rpc.TempFolders;
 import protocols.stats.LatencyRecorder;
 import protocols.stats.Level;
 import protocols.stats.RunInfo;
@@ -342,6 +343,9 @@ public final class LabRun implements RunObserver {
   public synchronized void end() {
     if (report != null) {
       report.end();
+    }
+    if (tlsMaterial != null) {
+      TempFolders.delete(tlsMaterial.folder()); // its copy is in the run's tls/ (keys too)
     }
     LiveMetrics l = live;
     if (l != null) {

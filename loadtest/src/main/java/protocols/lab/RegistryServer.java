@@ -9,12 +9,12 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.Comparator;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
+import java.util.concurrent.TimeUnit;
 import protocols.load.Faults;
 import protocols.rpc.Errors;
+import protocols.rpc.TempFolders;
 import protocols.rpc.HostPort;
 import protocols.rpc.Registry;
 
@@ -74,7 +74,7 @@ final class RegistryServer implements AutoCloseable, Faults.FaultTarget {
         case ICEGRID -> icegrid(folder, port);
       }, folder);
     } catch (IOException e) {
-      delete(folder);
+      TempFolders.delete(folder);
       throw new IllegalStateException("cannot configure the " + kind.scheme() + " registry: " + Errors.oneLine(e));
     }
     try {
@@ -230,14 +230,6 @@ final class RegistryServer implements AutoCloseable, Faults.FaultTarget {
     } catch (IllegalStateException shuttingDown) {
       // the hook runs anyway
     }
-    delete(folder);
-  }
-
-  private static void delete(Path folder) {
-    try (Stream<Path> all = Files.walk(folder)) {
-      all.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
-    } catch (IOException | java.io.UncheckedIOException e) {
-      // a temporary folder left behind is no failure of the run
-    }
+    TempFolders.delete(folder);
   }
 }

@@ -162,9 +162,15 @@ public final class ComparisonReport implements SummaryListener {
     if (!tls.isEmpty()) {
       System.out.print(Comparison.tlsTable(tls, tlsRows));
     }
-    for (Path plain : plainResults.values()) {
-      if (Files.exists(plain)) {
-        Files.copy(plain, folder.resolve(plain.getFileName()), StandardCopyOption.REPLACE_EXISTING);
+    // The plain drivers' results and logs move into the run's folder; their temporary folder goes.
+    for (Path dir : plainResults.values().stream().map(Path::getParent).distinct().toList()) {
+      if (Files.isDirectory(dir) && !Files.isSameFile(dir, folder)) {
+        try (java.util.stream.Stream<Path> files = Files.list(dir)) {
+          for (Path f : files.toList()) {
+            Files.move(f, folder.resolve(f.getFileName()), StandardCopyOption.REPLACE_EXISTING);
+          }
+        }
+        protocols.rpc.TempFolders.delete(dir);
       }
     }
     if (!plainResults.isEmpty()) {

@@ -45,7 +45,9 @@ class ComparisonReportTest {
 
   @Test
   void ratiosToTheCeilingAndThePlainDriver(@TempDir Path dir) throws Exception {
-    Path plain = dir.resolve("plain-dubbo-async.json");
+    Path plainDir = Files.createDirectory(dir.resolve("plain-driver-tmp")); // as the shootout's temporary folder
+    Path plain = plainDir.resolve("plain-dubbo-async.json");
+    Files.writeString(plainDir.resolve("dubbo-async.log"), "the plain driver's console");
     LatencyRecorder plainRecorder = new LatencyRecorder();
     // 1000 calls over one second: 1000 calls/s.
     for (int i = 0; i < 1000; i++) {
@@ -70,6 +72,9 @@ class ComparisonReportTest {
     assertTrue(html.contains("data-series=\"dubbo\"") && html.contains("id=\"p99-chart\""));
     assertTrue(html.contains("id=\"no-warnings\""), "a clean run says it has no warnings");
     assertEquals(3, Files.readAllLines(dir.resolve(ComparisonReport.CSV)).size());
+    assertTrue(Files.exists(dir.resolve("plain-dubbo-async.json")) && Files.exists(dir.resolve("dubbo-async.log")),
+        "the plain driver's results and log move into the run's folder");
+    assertTrue(Files.notExists(plainDir), "and its temporary folder goes");
   }
 
   /** A framework that fails fast must not rank higher: every figure of the comparison counts OK calls only. */
