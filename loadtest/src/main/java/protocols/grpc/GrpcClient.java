@@ -104,6 +104,11 @@ public final class GrpcClient implements RpcClient {
    * A channel connects lazily, on its first call, so the first level would time the HTTP/2 handshake:
    * ask for the connection now and wait, at most the call timeout, until it is ready.
    */
+  /**
+   * Connects before the first call, until READY or the first failed attempt (TRANSIENT_FAILURE: a
+   * refused connection, a failed TLS handshake), which the first call then reports at once instead of
+   * after the whole timeout.
+   */
   private static void connect(ManagedChannel channel, RpcSettings settings) {
     CountDownLatch ready = new CountDownLatch(1);
     watch(channel, channel.getState(true), ready);
@@ -118,7 +123,7 @@ public final class GrpcClient implements RpcClient {
   }
 
   private static void watch(ManagedChannel channel, ConnectivityState state, CountDownLatch ready) {
-    if (state == ConnectivityState.READY) {
+    if (state == ConnectivityState.READY || state == ConnectivityState.TRANSIENT_FAILURE) {
       ready.countDown();
       return;
     }

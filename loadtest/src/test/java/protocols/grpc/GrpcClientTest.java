@@ -25,6 +25,18 @@ import protocols.rpc.RpcSettings;
 /** grpc-java's client on event loops like Gatling's, against a real gRPC server on loopback. */
 class GrpcClientTest {
 
+  /** A failed connection is final for the warm-up connect: the client does not wait its whole timeout (5 s per bad TLS case in TlsIT). */
+  @Test
+  void aChannelWhoseConnectionFailsDoesNotHoldTheClientForItsWholeTimeout() {
+    int nobody = protocols.lab.LoopbackPorts.next(); // free: the connection is refused
+    long start = System.nanoTime();
+    try (GrpcClient client = new GrpcClient(RpcSettings.defaults(nobody).withTimeout(Duration.ofSeconds(20)),
+        GrpcProtocol.DEFAULT_MAX_MESSAGE, null)) {
+      long seconds = TimeUnit.NANOSECONDS.toSeconds(System.nanoTime() - start);
+      assertTrue(seconds < 10, "made in " + seconds + " s against a refused connection, with a 20 s timeout");
+    }
+  }
+
   @Test
   void onTheCallersLoopTheReplyCompletesOnThatLoopThroughItsOwnConnection() throws Exception {
     Server server = NettyServerBuilder.forAddress(new InetSocketAddress("127.0.0.1", 0))
