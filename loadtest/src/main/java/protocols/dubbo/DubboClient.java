@@ -87,11 +87,7 @@ public final class DubboClient implements RpcClient {
     application.setShutwait("0");
     bootstrap = DubboBootstrap.newInstance();
     if (settings.tls() != null) {
-      // Dubbo 3.3.6 makes its client SSLEngine without the server's host, which Netty 4.2 refuses unless its
-      // default name check is off; read once, when Netty's SslContext is first loaded (the lab's pom sets it).
-      if (System.getProperty(NETTY_DEFAULT_NAME_CHECK) == null) {
-        System.setProperty(NETTY_DEFAULT_NAME_CHECK, "NONE");
-      }
+      allowEnginesWithoutHost();
       try {
         tlsFolder = Files.createTempDirectory("dubbo-tls-");
       } catch (IOException e) {
@@ -119,6 +115,37 @@ public final class DubboClient implements RpcClient {
 
   /** Netty's property for the name check its client contexts make by default (HTTPS). */
   static final String NETTY_DEFAULT_NAME_CHECK = "io.netty.handler.ssl.defaultEndpointVerificationAlgorithm";
+
+  /**
+   * Dubbo 3.3.6 makes its client SSLEngine without the server's host, which Netty 4.2 refuses while its
+   * default host check is on ("Hostname or IP address is undefined"). That default is JVM-wide and read
+   * once, when Netty's SslContext is first loaded: it is turned off here, only in a JVM that runs Dubbo
+   * over TLS, before its first TLS client; a JVM whose TLS clients came first gets one line saying so.
+   */
+  static void allowEnginesWithoutHost() {
+    if (System.getProperty(NETTY_DEFAULT_NAME_CHECK) == null) {
+      System.setProperty(NETTY_DEFAULT_NAME_CHECK, "NONE");
+    }
+    String check = nettyDefaultNameCheck();
+    if (check != null && !check.isEmpty()) {
+      throw new IllegalStateException("Dubbo's TLS client cannot run in this JVM: Netty's default host check is "
+          + check + " (read when this JVM's first TLS client was made), and Dubbo 3.3.6 makes its TLS engine without"
+          + " the server's host; make Dubbo's TLS clients first, or start the JVM with -D" + NETTY_DEFAULT_NAME_CHECK
+          + "=NONE (docs/tls.md)");
+    }
+  }
+
+  /** Netty's default host check as loaded (null: off), or "" when it cannot be read. */
+  static String nettyDefaultNameCheck() {
+    try {
+      java.lang.reflect.Field f = io.netty.handler.ssl.SslContext.class
+          .getDeclaredField("defaultEndpointVerificationAlgorithm");
+      f.setAccessible(true);
+      return (String) f.get(null);
+    } catch (ReflectiveOperationException | RuntimeException e) {
+      return ""; // another Netty: its handshake will say
+    }
+  }
 
   /** Why Dubbo's client cannot speak TLS as {@code tls} asks, or null (for both of its protocols). */
   static String noTls(Tls tls) {

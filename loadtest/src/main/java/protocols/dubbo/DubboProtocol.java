@@ -4,15 +4,11 @@ import contract.dubbo.DubboSerialization;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
-import protocols.rpc.Registry;
-import protocols.rpc.RpcProtocol;
-import protocols.rpc.Tls;
 import protocols.rpc.RpcProtocolKey;
 import protocols.rpc.RpcSettings;
 
 /** {@code dubbo.target("127.0.0.1", 20880).serialization("kryo")...}: immutable. */
-public final class DubboProtocol extends RpcProtocol<DubboProtocol, DubboClient> {
+public final class DubboProtocol extends DubboFamilyProtocol<DubboProtocol> {
   public static final RpcProtocolKey<DubboProtocol> KEY = new RpcProtocolKey<>(DubboProtocol.class);
 
   /** Dubbo's own payload limit (URL parameter payload), also the echo server's --payload default. */
@@ -92,26 +88,6 @@ public final class DubboProtocol extends RpcProtocol<DubboProtocol, DubboClient>
 
   public String serialization() {
     return serialization;
-  }
-
-  @Override
-  protected String noTls(Tls tls) {
-    return DubboClient.noTls(tls);
-  }
-
-  @Override
-  public boolean checksServerName() {
-    return false;
-  }
-
-  @Override
-  public String tlsImplementation() {
-    return DubboClient.tlsImplementation(settings());
-  }
-
-  @Override
-  public Set<Registry.Kind> registries() {
-    return Set.of(Registry.Kind.ZOOKEEPER);
   }
 
   @Override

@@ -1,11 +1,7 @@
 package protocols.dubbo;
 
 import java.util.Map;
-import java.util.Set;
 import org.apache.dubbo.config.nested.TripleConfig;
-import protocols.rpc.Registry;
-import protocols.rpc.RpcProtocol;
-import protocols.rpc.Tls;
 import protocols.rpc.RpcProtocolKey;
 import protocols.rpc.RpcSettings;
 
@@ -14,7 +10,7 @@ import protocols.rpc.RpcSettings;
  * HTTP/2 protocol, calling the interfaces Dubbo's protoc plugin generates. A protocol of its own (not
  * an option of {@link DubboProtocol}) so one simulation can run both side by side. Immutable.
  */
-public final class TripleProtocol extends RpcProtocol<TripleProtocol, DubboClient> {
+public final class TripleProtocol extends DubboFamilyProtocol<TripleProtocol> {
   public static final RpcProtocolKey<TripleProtocol> KEY = new RpcProtocolKey<>(TripleProtocol.class);
 
   /** Triple's own default largest message body, also the Triple echo server's --max-message default. */
@@ -23,26 +19,6 @@ public final class TripleProtocol extends RpcProtocol<TripleProtocol, DubboClien
   TripleProtocol(RpcSettings settings) {
     super(settings, new Spec<>(KEY, "triple", DEFAULT_MAX_BODY, TripleProtocol::new,
         (p, loops) -> DubboClient.triple(p.settings(), p.maxMessageBytes())));
-  }
-
-  @Override
-  protected String noTls(Tls tls) {
-    return DubboClient.noTls(tls);
-  }
-
-  @Override
-  public boolean checksServerName() {
-    return false;
-  }
-
-  @Override
-  public String tlsImplementation() {
-    return DubboClient.tlsImplementation(settings());
-  }
-
-  @Override
-  public Set<Registry.Kind> registries() {
-    return Set.of(Registry.Kind.ZOOKEEPER);
   }
 
   @Override

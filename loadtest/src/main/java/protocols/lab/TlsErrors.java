@@ -38,8 +38,9 @@ final class TlsErrors {
     String text = all.toLowerCase(Locale.ROOT);
     if (text.contains("hostname or ip address is undefined")) {
       return Optional.of("TLS: the client made its TLS engine without the server's host (Dubbo 3.3.6 does), and"
-          + " Netty 4.2 checks the host by default: start the JVM with"
-          + " -Dio.netty.handler.ssl.defaultEndpointVerificationAlgorithm=NONE (the lab's pom does)");
+          + " Netty 4.2 checks the host by default: the JVM needs"
+          + " -Dio.netty.handler.ssl.defaultEndpointVerificationAlgorithm=NONE before its first TLS client (the lab"
+          + " sets it in runs that use Dubbo's TLS)");
     }
     if (text.contains("certificateexpired") || text.contains("certificate expired") || text.contains("notafter")
         || text.contains("validity check failed") || text.contains("certificate_expired")) {

@@ -173,6 +173,13 @@ public abstract class RpcProtocol<P extends RpcProtocol<P, C>, C extends RpcClie
     return true;
   }
 
+  /**
+   * Made before the first TLS client of a JVM that will run this framework's over TLS: what its client
+   * needs JVM-wide (Dubbo's: Netty's default host check off, docs/tls.md). Nothing for most.
+   */
+  public void beforeTlsClients() {
+  }
+
   /** Which TLS implementation the client runs on with these settings, as the run's report says it. */
   public String tlsImplementation() {
     return "the JDK's (JSSE)";

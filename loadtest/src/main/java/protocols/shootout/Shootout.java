@@ -90,6 +90,12 @@ public final class Shootout {
       });
     }
     run = new LabRun(params);
+    if (comparesTls) { // what each framework's TLS client needs JVM-wide, before the first TLS client of any
+      frameworks.forEach(f -> EchoRun.orExit(() -> {
+        f.protocol(params).beforeTlsClients();
+        return null;
+      }));
+    }
     List<Comparison.DiscoveryPair> pairs = new ArrayList<>();
     List<Comparison.TlsPair> tlsPairs = new ArrayList<>();
     for (RpcFramework<?, ?> framework : frameworks) {
