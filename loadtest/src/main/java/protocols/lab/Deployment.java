@@ -113,6 +113,16 @@ final class Deployment implements AutoCloseable, Faults.Targets {
     return new Deployment(started, registry, providers, ports);
   }
 
+  /** The process ids of the providers and of the registry the lab started, over all their restarts. */
+  java.util.Set<Long> pids() {
+    java.util.Set<Long> all = new java.util.HashSet<>();
+    providers.forEach(p -> all.addAll(p.pids()));
+    if (started != null) {
+      all.addAll(started.pids());
+    }
+    return all;
+  }
+
   /** The providers' addresses, in order (provider 1 first). */
   List<HostPort> addresses() {
     return providers.stream().map(EmbeddedServer::address).toList();

@@ -60,6 +60,9 @@ public final class EchoRun {
       throw new IllegalStateException("no embedded server");
     } : deployment, !params.faultsInLevel(), run.faults());
     run.started(endpoints, firstCallMillis, deployment == null ? null : deployment::served, tls);
+    if (deployment != null) {
+      run.ownsServers(name, deployment::pids);
+    }
   }
 
   /**
@@ -132,6 +135,7 @@ public final class EchoRun {
             + " in the run's folder, tls/)");
       }
       RpcProtocol<?, ?> speaking = framework.protocol(params).tls(tls); // a framework without TLS ends here
+      speaking.beforeTlsClients(); // the shootout made every framework's before any client
       System.out.println(name + ": TLS on " + speaking.tlsImplementation());
     }
     if (params.target(targetParam).isPresent()) {

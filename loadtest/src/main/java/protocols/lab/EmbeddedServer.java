@@ -40,6 +40,8 @@ public final class EmbeddedServer implements AutoCloseable, Faults.FaultTarget, 
   private final Path log;
   private final Thread killOnExit;
   private final AtomicLong stdoutLines = new AtomicLong();
+  /** The process ids of every life so far: the CPU of each is this server's. */
+  private final java.util.Set<Long> pids = java.util.concurrent.ConcurrentHashMap.newKeySet();
   /** Starts of the process so far (a restart is another life); a life's count is only its own. */
   private volatile int lives = 1;
   /** Calls served by the lives before this one, and by this one so far, as the server counted them. */
@@ -58,6 +60,7 @@ public final class EmbeddedServer implements AutoCloseable, Faults.FaultTarget, 
     this.process = process;
     this.address = address;
     this.log = log;
+    this.pids.add(process.pid());
     this.killOnExit = new Thread(() -> {
       exiting = true; // before reading process: a restart writes process, then reads exiting
       this.process.destroyForcibly();
@@ -252,6 +255,11 @@ public final class EmbeddedServer implements AutoCloseable, Faults.FaultTarget, 
     throw new IllegalStateException("no resident memory figure for the " + framework + " server");
   }
 
+  /** The process id of each of its lives (restarts are new processes). */
+  public java.util.Set<Long> pids() {
+    return java.util.Set.copyOf(pids);
+  }
+
   public boolean isAlive() {
     return process.isAlive();
   }
@@ -286,6 +294,7 @@ public final class EmbeddedServer implements AutoCloseable, Faults.FaultTarget, 
     }
     try {
       process = new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.appendTo(log.toFile())).start();
+      pids.add(process.pid());
     } catch (IOException e) {
       throw new IllegalStateException("could not restart the embedded " + framework + " server: " + Errors.oneLine(e));
     }

@@ -60,6 +60,8 @@ public final class LabRun implements RunObserver {
   private final List<Map.Entry<Endpoints, Map<String, Object>>> protocols = new CopyOnWriteArrayList<>();
   /** Per servers called, how their client started: its first call's time and, for providers the lab started, their counts. */
   private final Map<Endpoints, Started> started = new ConcurrentHashMap<>();
+  /** Per echo (the levels' framework name), the server processes the lab started for it. */
+  private final Map<String, Supplier<Set<Long>>> serverPids = new ConcurrentHashMap<>();
 
   /** How a framework's client started: its first OK call after (ms), and what its providers served, or null. */
   private record Started(long firstCallMillis, Supplier<List<Map<String, Object>>> served, TlsMode tls) {
@@ -206,6 +208,26 @@ public final class LabRun implements RunObserver {
    */
   void started(Endpoints endpoints, long firstCallMillis, Supplier<List<Map<String, Object>>> served, TlsMode tls) {
     started.put(endpoints, new Started(firstCallMillis, served, tls));
+  }
+
+  /** The server processes (providers, registry) the lab started for the levels named {@code echo}. */
+  void ownsServers(String echo, Supplier<Set<Long>> pids) {
+    serverPids.put(echo, pids);
+  }
+
+  /**
+   * Which server processes are the level of {@code r}'s own: its echo's providers and registry; null
+   * (every server counts) where the run started none or the level names no echo of its own.
+   */
+  java.util.function.LongPredicate ownServers(protocols.stats.RequestStats r) {
+    Level level = r.level();
+    Supplier<Set<Long>> pids = level == null ? null : level.framework() != null ? serverPids.get(level.framework())
+        : serverPids.size() == 1 ? serverPids.values().iterator().next() : null;
+    if (pids == null) {
+      return null;
+    }
+    Set<Long> own = pids.get();
+    return own::contains;
   }
 
   /** The protocol tables, each with its framework's first call and what its providers served, as they counted it. */

@@ -34,6 +34,8 @@ final class RegistryServer implements AutoCloseable, Faults.FaultTarget {
   private final Path log;
   private final Thread killOnExit;
   private volatile Process process;
+  /** The process id of each start (a fault's restart is a new process). */
+  private final java.util.Set<Long> pids = java.util.concurrent.ConcurrentHashMap.newKeySet();
   private boolean closed;
   /** Set by the JVM's exit (its hook): a restart racing it must not leave a registry behind. */
   private volatile boolean exiting;
@@ -123,6 +125,11 @@ final class RegistryServer implements AutoCloseable, Faults.FaultTarget {
     return List.of(ICEGRID_BINARY, "--Ice.Config=" + config);
   }
 
+  /** The registry's process ids, over its restarts. */
+  java.util.Set<Long> pids() {
+    return java.util.Set.copyOf(pids);
+  }
+
   private static boolean onPath(String binary) {
     String path = System.getenv("PATH");
     return path != null && Stream.of(path.split(java.io.File.pathSeparator))
@@ -133,6 +140,7 @@ final class RegistryServer implements AutoCloseable, Faults.FaultTarget {
     try {
       process = new ProcessBuilder(command).redirectErrorStream(true)
           .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile())).start();
+      pids.add(process.pid());
     } catch (IOException e) {
       throw new IllegalStateException("could not start the " + registry.kind().scheme() + " registry: "
           + Errors.oneLine(e));

@@ -73,7 +73,8 @@ final class RunReport {
     List<StreamStats> streams = run.streams().snapshot();
     List<RunInfo.WarmupOutcome> warmups = run.warmupOutcomes();
     List<RunInfo.FaultOutcome> faults = run.faults().outcomes();
-    RunAnalysis analysis = RunAnalysis.of(requests, cpu, warmups, faults).withCpuNotSampledBecause(cpuNotSampled);
+    RunAnalysis analysis = RunAnalysis.of(requests, cpu, warmups, faults, run::ownServers)
+        .withCpuNotSampledBecause(cpuNotSampled);
     RunInfo info = RunInfo.ofRun(run.protocols(), interrupted, injector(), startedAt,
         folder.toAbsolutePath().getFileName().toString(), run.params().loadSettings(), warmups, faults);
     Path page = folder.resolve(RpcReportPage.FILE);

@@ -57,7 +57,8 @@ public final class RunAnalysis {
           cpu == null ? null : round(cpu.servers()), cpu == null ? null : round(cpu.rest()),
           cpu == null ? null : round(cpu.idle()), fullWindows, round(spread), round(trend),
           Double.isNaN(latencySpread) ? null : round(latencySpread),
-          Double.isNaN(latencyTrend) ? null : round(latencyTrend), notJudged);
+          Double.isNaN(latencyTrend) ? null : round(latencyTrend), notJudged,
+          cpu == null ? null : round(cpu.otherServers()));
     }
 
     private static double round(double v) {
@@ -121,6 +122,16 @@ public final class RunAnalysis {
   /** As above, with the outcomes of injected faults. */
   public static RunAnalysis of(List<RequestStats> requests, Optional<CpuSampler> cpu,
                                List<RunInfo.WarmupOutcome> warmups, List<RunInfo.FaultOutcome> faults) {
+    return of(requests, cpu, warmups, faults, r -> null);
+  }
+
+  /**
+   * As above; {@code ownServers} tells, per request, which server processes are its own (its CPU per
+   * call counts only theirs), or null for every server the lab started.
+   */
+  public static RunAnalysis of(List<RequestStats> requests, Optional<CpuSampler> cpu,
+                               List<RunInfo.WarmupOutcome> warmups, List<RunInfo.FaultOutcome> faults,
+                               java.util.function.Function<RequestStats, java.util.function.LongPredicate> ownServers) {
     List<Assessment> levels = new ArrayList<>();
     List<Warning> warnings = new ArrayList<>();
     for (RunInfo.FaultOutcome f : faults) {
@@ -146,7 +157,7 @@ public final class RunAnalysis {
     for (RequestStats r : requests) {
       boolean warmup = !r.measured();
       CpuSampler.Shares shares = r.count() == 0 ? null
-          : cpu.flatMap(c -> c.between(r.startNanos(), r.sendEndNanos())).orElse(null);
+          : cpu.flatMap(c -> c.between(r.startNanos(), r.sendEndNanos(), ownServers.apply(r))).orElse(null);
       long[] full = fullWindows(r);
       double[] steadiness = steadiness(full);
       boolean fault = r.duringFault();

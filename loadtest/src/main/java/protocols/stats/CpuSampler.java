@@ -48,7 +48,12 @@ public final class CpuSampler implements AutoCloseable {
 
   /** Shares of the machine's capacity (cores × time) over an interval; they add up to 1 with {@code idle}. */
   public record Shares(double injector, double servers, double rest, double steal, double idle, double seconds,
-                       int cores) {
+                       int cores, double otherServers) {
+    /** Every server the lab started counted as the level's own. */
+    public Shares(double injector, double servers, double rest, double steal, double idle, double seconds, int cores) {
+      this(injector, servers, rest, steal, idle, seconds, cores, 0);
+    }
+
     /** The injector's CPU in cores (its share times the machine's cores). */
     public double injectorCores() {
       return injector * cores;
@@ -134,6 +139,15 @@ public final class CpuSampler implements AutoCloseable {
    * (or, for a span shorter than two samples, the nearest ones around it); empty with too few samples.
    */
   public Optional<Shares> between(long fromNanos, long toNanos) {
+    return between(fromNanos, toNanos, null);
+  }
+
+  /**
+   * As above, with {@code servers} only the processes {@code own} accepts (a level's own server, its
+   * registry) and the lab's other processes apart, as {@code otherServers}: an idle server's GC, JIT and
+   * heartbeats are not charged to another framework's calls. Null {@code own}: every server is the level's.
+   */
+  public Optional<Shares> between(long fromNanos, long toNanos, java.util.function.LongPredicate own) {
     List<Sample> all = new ArrayList<>(samples);
     all.add(read().orElse(null));
     all.removeIf(s -> s == null);
@@ -162,12 +176,16 @@ public final class CpuSampler implements AutoCloseable {
     if (a == null || b == null || b.machineTotal <= a.machineTotal) {
       return Optional.empty();
     }
-    return Optional.of(shares(a, b, MACHINE_CORES));
+    return Optional.of(shares(a, b, MACHINE_CORES, own));
   }
 
   private static final int MACHINE_CORES = Math.max(1, machineCores());
 
   static Shares shares(Sample a, Sample b, int cores) {
+    return shares(a, b, cores, null);
+  }
+
+  static Shares shares(Sample a, Sample b, int cores, java.util.function.LongPredicate own) {
     double total = b.machineTotal - a.machineTotal;
     double idle = (b.machineIdle - a.machineIdle) / total;
     double steal = (b.machineSteal - a.machineSteal) / total;
@@ -175,20 +193,28 @@ public final class CpuSampler implements AutoCloseable {
     double injector = clamp((b.injectorNanos - a.injectorNanos) / capacityNanos);
     // Per process: a server restarted by a fault is a new process, whose CPU counts from zero.
     // A server that ended between the samples (killed) is no longer listed in b: its CPU since a is in
-    // the reaped count instead, so it is not taken for other work.
-    long serverDelta = b.reapedNanos - a.reapedNanos;
+    // the reaped count instead, so it is not taken for other work (and is charged as the level's own:
+    // faults act on the level's server).
+    long ownDelta = b.reapedNanos - a.reapedNanos;
+    long otherDelta = 0;
     for (Map.Entry<Long, Long> e : b.serverNanos.entrySet()) {
-      serverDelta += e.getValue() - a.serverNanos.getOrDefault(e.getKey(), 0L);
+      long d = e.getValue() - a.serverNanos.getOrDefault(e.getKey(), 0L);
+      if (own == null || own.test(e.getKey())) {
+        ownDelta += d;
+      } else {
+        otherDelta += d;
+      }
     }
     for (Map.Entry<Long, Long> e : a.serverNanos.entrySet()) {
       if (!b.serverNanos.containsKey(e.getKey())) {
-        serverDelta -= e.getValue(); // its whole life is in the reaped count; only what came after a is this interval's
+        ownDelta -= e.getValue(); // its whole life is in the reaped count; only what came after a is this interval's
       }
     }
-    double servers = clamp(serverDelta / capacityNanos);
+    double servers = clamp(ownDelta / capacityNanos);
+    double others = clamp(otherDelta / capacityNanos);
     double busy = 1 - idle;
-    double rest = clamp(busy - injector - servers);
-    return new Shares(injector, servers, rest, clamp(steal), clamp(idle), (b.nanos - a.nanos) / 1e9, cores);
+    double rest = clamp(busy - injector - servers - others);
+    return new Shares(injector, servers, rest, clamp(steal), clamp(idle), (b.nanos - a.nanos) / 1e9, cores, others);
   }
 
   private static double clamp(double v) {

@@ -52,4 +52,21 @@ class CpuSamplerTest {
     assertEquals(0.1, s.idle(), 1e-9);
     assertEquals(0.2, s.rest(), 1e-9, "busy 90% less injector and servers");
   }
+
+  /** A level is charged with its own server only: another framework's idle server is apart, not the rest. */
+  @Test
+  void aLevelIsChargedOnlyWithItsOwnServers() {
+    // Server 7 (this level's) 1.0 s, server 9 (another framework's, idle but for GC and JIT) 0.2 s.
+    CpuSampler.Sample a = new CpuSampler.Sample(0, 1000, 500, 0, 0, java.util.Map.of(7L, 0L, 9L, 0L), 0);
+    CpuSampler.Sample b = new CpuSampler.Sample(2_000_000_000L, 1400, 540, 0, 1_600_000_000L,
+        java.util.Map.of(7L, 1_000_000_000L, 9L, 200_000_000L), 0);
+    CpuSampler.Shares own = CpuSampler.shares(a, b, 2, pid -> pid == 7L);
+    assertEquals(0.25, own.servers(), 1e-9);
+    assertEquals(0.05, own.otherServers(), 1e-9);
+    assertEquals(0.2, own.rest(), 1e-9, "the other server is not other work on the machine");
+    assertEquals(0.25 * 2, own.serverCores(), 1e-9, "server CPU per call counts the level's own server only");
+    CpuSampler.Shares all = CpuSampler.shares(a, b, 2);
+    assertEquals(0.3, all.servers(), 1e-9);
+    assertEquals(0, all.otherServers(), 1e-9);
+  }
 }
