@@ -288,8 +288,8 @@ public final class LabRun implements RunObserver {
   }
 
   @Override
-  public void streamed(String name, long startNanos, long endNanos, StreamResult stream) {
-    streams.record(name, startNanos, endNanos, stream);
+  public void streamed(String name, long startNanos, long endNanos, StreamResult stream, boolean ok) {
+    streams.record(name, startNanos, endNanos, stream, ok);
   }
 
   @Override

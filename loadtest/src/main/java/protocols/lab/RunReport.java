@@ -70,7 +70,8 @@ final class RunReport {
     cpu.ifPresent(CpuSampler::close);
     ExitStatus exit = run.exit();
     List<RequestStats> requests = run.recorder().snapshot();
-    List<StreamStats> streams = run.streams().snapshot();
+    List<StreamStats> streams = run.streams().snapshot(name -> requests.stream().filter(r -> r.name().equals(name))
+        .mapToDouble(RequestStats::durationSeconds).filter(d -> d > 0).findFirst());
     List<RunInfo.WarmupOutcome> warmups = run.warmupOutcomes();
     List<RunInfo.FaultOutcome> faults = run.faults().outcomes();
     RunAnalysis analysis = RunAnalysis.of(requests, cpu, warmups, faults, run::ownServers)

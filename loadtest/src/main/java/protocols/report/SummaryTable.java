@@ -55,7 +55,7 @@ public final class SummaryTable {
     }
     String h = "%-" + width + "s %8s %10s %10s %10s %10s %9s %9s %9s %9s %9s %9s%n";
     String l = "%-" + width + "s %8d %10d %10d %10.1f %10.1f %9d %9d %9d %9d %9d %9s%n";
-    StringBuilder sb = new StringBuilder(String.format("%nStreams (OK ones): messages each way, µs to the first message,"
+    StringBuilder sb = new StringBuilder(String.format("%nStreams (failed ones up to their failure): messages each way, µs to the first message,"
         + " between messages and, for echoes, each message's round trip (paced: from when it was due, and how late"
         + " it went out)%n"));
     sb.append(String.format(h, "stream", "streams", "sent", "received", "sent/s", "recv/s", "first p50", "gap p99",

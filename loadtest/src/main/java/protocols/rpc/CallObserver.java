@@ -26,10 +26,10 @@ public interface CallObserver {
                  boolean open);
 
   /**
-   * A call that was a stream ended OK: {@code stream} holds its per-message figures (the call itself
-   * went to {@link #completed} first, as one record).
+   * A call that was a stream ended, OK or not ({@code ok}): {@code stream} holds its per-message figures,
+   * a failed stream's up to its failure (the call itself went to {@link #completed} first, as one record).
    */
-  default void streamed(String name, long startNanos, long endNanos, StreamResult stream) {
+  default void streamed(String name, long startNanos, long endNanos, StreamResult stream, boolean ok) {
   }
 
   /** An open-model level of {@code name} begins: {@code rate} calls/s from {@code startNanos}, at most {@code maxInFlight}. */

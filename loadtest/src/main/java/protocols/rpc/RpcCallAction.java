@@ -101,8 +101,9 @@ final class RpcCallAction<C extends RpcClient, Req, Resp> extends SafeAction {
     Session logged = after;
     try {
       observer.completed(level, request, startNanos, startNanos, endNanos, failure, false);
-      if (ok && reply instanceof StreamResult stream) {
-        observer.streamed(request, startNanos, endNanos, stream);
+      StreamResult stream = ok && reply instanceof StreamResult r ? r : StreamResult.partialOf(error);
+      if (stream != null) {
+        observer.streamed(request, startNanos, endNanos, stream, ok);
       }
       Status status = ok ? OK$.MODULE$ : KO$.MODULE$;
       scala.collection.immutable.List<String> groups = session.groups(); // a walk of the block stack (5% of a profile)

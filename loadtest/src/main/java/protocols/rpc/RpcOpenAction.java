@@ -187,8 +187,9 @@ final class RpcOpenAction<C extends RpcClient, Req, Resp> extends SafeAction {
       boolean ok = verdict.ok();
       try {
         observer.completed(name, request, due, startNanos, endNanos, verdict.failure(), true);
-        if (ok && reply instanceof StreamResult stream) {
-          observer.streamed(request, startNanos, endNanos, stream); // streams opened at a rate, as in closed levels
+        StreamResult stream = ok && reply instanceof StreamResult r ? r : StreamResult.partialOf(error);
+        if (stream != null) { // streams opened at a rate, as in closed levels; a failed one's messages too
+          observer.streamed(request, startNanos, endNanos, stream, ok);
         }
         long dueMillis = startMillis - (startNanos - due) / 1_000_000; // Gatling's start: the due time
         statsEngine.logResponse(session.scenario(), groups, request, dueMillis, endMillis,

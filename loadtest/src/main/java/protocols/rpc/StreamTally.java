@@ -130,19 +130,19 @@ public final class StreamTally {
 
   /**
    * Completes {@code done} as the stream ended: with {@code error} (null when it ended OK), with
-   * {@link StreamBroken} if it broke or ended OK without what its kind promises, else with its result.
+   * {@link StreamBroken} if it broke or ended OK without what its kind promises, else with its result;
+   * a failure carries what the stream did before it ({@link StreamResult.Failed}).
    */
   public void ended(Throwable error, CompletableFuture<StreamResult> done) {
-    if (broken != null) {
-      done.completeExceptionally(new StreamBroken(broken));
-    } else if (error != null) {
-      done.completeExceptionally(error);
-    } else if (kind == Kind.CLIENT && received != 1) {
-      done.completeExceptionally(new StreamBroken(method + ": " + received + " replies to a client stream"));
-    } else if (kind == Kind.BIDI && received != sent) {
-      done.completeExceptionally(new StreamBroken(method + ": " + received + " replies to " + sent + " messages"));
+    Throwable failure = broken != null ? new StreamBroken(broken) : error != null ? error
+        : kind == Kind.CLIENT && received != 1 ? new StreamBroken(method + ": " + received + " replies to a client stream")
+        : kind == Kind.BIDI && received != sent ? new StreamBroken(method + ": " + received + " replies to " + sent
+        + " messages") : null;
+    StreamResult result = new StreamResult(sent, received, firstMicros, gaps, roundTrips, sendLags);
+    if (failure == null) {
+      done.complete(result);
     } else {
-      done.complete(new StreamResult(sent, received, firstMicros, gaps, roundTrips, sendLags));
+      done.completeExceptionally(new StreamResult.Failed(failure, result)); // its messages still count
     }
   }
 

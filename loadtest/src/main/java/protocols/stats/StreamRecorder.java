@@ -3,6 +3,8 @@ package protocols.stats;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.OptionalDouble;
+import java.util.function.Function;
 import java.util.concurrent.ConcurrentHashMap;
 import org.HdrHistogram.Histogram;
 import protocols.rpc.StreamResult;
@@ -10,26 +12,41 @@ import protocols.rpc.StreamResult;
 /**
  * The per-message figures of a run's streams, per request name: streams, messages each way and per
  * second, time to first message, gaps between messages and, for echoing streams, each message's
- * round trip (µs). Its streams' own OK/KO counts and durations are in the call recorder, one record each.
+ * round trip (µs), failed streams' messages up to their failure among them. Its streams' own OK/KO counts
+ * and durations are in the call recorder, one record each.
  */
 public final class StreamRecorder {
   private final Map<String, Totals> byName = new ConcurrentHashMap<>();
 
   /** One OK stream of {@code name}, from {@code startNanos} to {@code endNanos}. */
   public void record(String name, long startNanos, long endNanos, StreamResult stream) {
-    byName.computeIfAbsent(name, n -> new Totals()).add(startNanos, endNanos, stream);
+    record(name, startNanos, endNanos, stream, true);
   }
 
-  /** What was recorded, per request name, sorted by name. */
+  /** One stream of {@code name}; a failed one ({@code ok} false) with what it did before it failed. */
+  public void record(String name, long startNanos, long endNanos, StreamResult stream, boolean ok) {
+    byName.computeIfAbsent(name, n -> new Totals()).add(startNanos, endNanos, stream, ok);
+  }
+
+  /** What was recorded, per request name, sorted by name; rates over each stream's first start to last end. */
   public List<StreamStats> snapshot() {
+    return snapshot(name -> OptionalDouble.empty());
+  }
+
+  /**
+   * As above, with messages per second over {@code sendingSeconds} of a request where it has them (its
+   * level's sending span, as its calls/s are), else from its first stream's start to its last one's end.
+   */
+  public List<StreamStats> snapshot(Function<String, OptionalDouble> sendingSeconds) {
     List<StreamStats> out = new ArrayList<>();
-    byName.forEach((name, totals) -> out.add(totals.stats(name)));
+    byName.forEach((name, totals) -> out.add(totals.stats(name, sendingSeconds.apply(name))));
     out.sort(java.util.Comparator.comparing(StreamStats::name));
     return out;
   }
 
   private static final class Totals {
     private long streams;
+    private long failed;
     private long sent;
     private long received;
     private long firstStart = Long.MAX_VALUE;
@@ -39,8 +56,11 @@ public final class StreamRecorder {
     private final Histogram roundTrips = StreamResult.histogram();
     private final Histogram sendLags = StreamResult.histogram();
 
-    synchronized void add(long startNanos, long endNanos, StreamResult s) {
+    synchronized void add(long startNanos, long endNanos, StreamResult s, boolean ok) {
       streams++;
+      if (!ok) {
+        failed++;
+      }
       sent += s.sent();
       received += s.received();
       firstStart = Math.min(firstStart, startNanos);
@@ -53,9 +73,9 @@ public final class StreamRecorder {
       sendLags.add(s.sendLagsMicros());
     }
 
-    synchronized StreamStats stats(String name) {
-      double seconds = Math.max(1e-9, (lastEnd - firstStart) / 1e9);
-      return new StreamStats(name, streams, sent, received, RequestStats.round(sent / seconds, 1),
+    synchronized StreamStats stats(String name, OptionalDouble sendingSeconds) {
+      double seconds = Math.max(1e-9, sendingSeconds.orElse((lastEnd - firstStart) / 1e9));
+      return new StreamStats(name, streams, failed, sent, received, RequestStats.round(sent / seconds, 1),
           RequestStats.round(received / seconds, 1), Histograms.percentile(first, 50), Histograms.percentile(first, 99),
           Histograms.percentile(gaps, 50), Histograms.percentile(gaps, 99), Histograms.max(gaps),
           roundTrips.getTotalCount(), Histograms.percentile(roundTrips, 50), Histograms.percentile(roundTrips, 99),

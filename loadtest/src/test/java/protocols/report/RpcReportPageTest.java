@@ -40,9 +40,9 @@ class RpcReportPageTest {
     r.record("chat", 0, 1_000_000, true);
     RunAnalysis a = RunAnalysis.of(r.snapshot(), Optional.empty(), List.of());
     List<protocols.stats.StreamStats> streams = List.of(
-        new protocols.stats.StreamStats("chat", 3, 300, 300, 150, 150, 800, 900, 10, 20, 30, 300, 400, 5_000, 6_000,
+        new protocols.stats.StreamStats("chat", 3, 0, 300, 300, 150, 150, 800, 900, 10, 20, 30, 300, 400, 5_000, 6_000,
             7_000, 300, 40, 900, 1_200),
-        new protocols.stats.StreamStats("watch", 2, 2, 2_000, 1, 1_000, 700, 800, 5, 9, 12, 0, 0, 0, 0, 0, 0, 0, 0, 0));
+        new protocols.stats.StreamStats("watch", 2, 0, 2, 2_000, 1, 1_000, 700, 800, 5, 9, 12, 0, 0, 0, 0, 0, 0, 0, 0, 0));
     String page = RpcReportPage.render("t", r.snapshot(), streams, a, RunInfo.ofRun(List.of(), false,
         RunInfo.Injector.ALONE, 0, "run", Map.of(), List.of(), List.of()), false, null);
     assertTrue(page.contains("<tr data-stream=\"chat\"><td class=\"n\">chat</td><td class=\"streams\">3</td>"

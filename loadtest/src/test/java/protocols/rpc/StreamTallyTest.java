@@ -39,6 +39,28 @@ class StreamTallyTest {
     assertTrue(unpaced.roundTripsMicros().getMaxValue() < 90_000, "unpaced, a round trip counts from the send");
   }
 
+  /** A stream that fails part way keeps what it did: its error is the one judged, its messages still count. */
+  @Test
+  void aFailedStreamCarriesItsMessagesBesideItsError() throws Exception {
+    StreamTally tally = new StreamTally(CHAT, "chat", "m", 100);
+    tally.started();
+    for (int i = 0; i < 3; i++) {
+      tally.sending();
+      tally.received("m");
+    }
+    tally.sending(); // the fourth is never answered
+    CompletableFuture<StreamResult> done = new CompletableFuture<>();
+    IllegalStateException reset = new IllegalStateException("connection reset");
+    tally.ended(reset, done);
+    Throwable error = done.handle((r, e) -> e).get();
+    assertEquals(reset, Errors.unwrap(error), "what judges the call sees the stream's own error");
+    StreamResult partial = StreamResult.partialOf(error);
+    assertEquals(4, partial.sent());
+    assertEquals(3, partial.received());
+    assertEquals(3, partial.roundTripsMicros().getTotalCount());
+    assertEquals(reset, assertThrows(java.util.concurrent.ExecutionException.class, done::get).getCause());
+  }
+
   @Test
   void aPacedStreamWaitsForEachMessagesDueTime() {
     StreamTally tally = new StreamTally(CHAT.perSecond("chat", 1), "chat", "m", 100);

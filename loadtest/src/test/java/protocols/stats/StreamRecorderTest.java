@@ -44,4 +44,18 @@ class StreamRecorderTest {
     assertEquals(100.0, watch.receivedPerSecond(), 1e-9); // 50 in 0.5 s
     assertEquals(0, watch.roundTrips());
   }
+
+  /** A failed stream's messages count (it sent and received them), and rates run over the level's sending span. */
+  @Test
+  void failedStreamsCountTheirMessagesAndRatesRunOverTheSendingSpan() {
+    StreamRecorder r = new StreamRecorder();
+    r.record("chat", 0, 1_000_000_000L, chat(100, 200), true);
+    r.record("chat", 0, 3_000_000_000L, chat(40, 200), false); // reset after 40 messages, its end 2 s past the level
+    StreamStats all = r.snapshot(name -> java.util.OptionalDouble.of(1.0)).get(0);
+    assertEquals(2, all.streams());
+    assertEquals(1, all.failedStreams());
+    assertEquals(140, all.messagesSent());
+    assertEquals(140.0, all.sentPerSecond(), 1e-9, "140 messages over the level's 1 s sending span");
+    assertEquals(140.0 / 3, r.snapshot().get(0).sentPerSecond(), 0.1, "without a span: first start to last end");
+  }
 }
