@@ -59,8 +59,13 @@ final class FaultLevel {
     events.add(new RunInfo.FaultEvent(step.label(), step.at().toMillis() / 1000.0, seconds(System.nanoTime()), error));
   }
 
+  /**
+   * Whether a call started at {@code nanos} belongs to the fault window: from {@link Faults#IN_FLIGHT_GUARD}
+   * before the first fault (a call still in flight when the server stalls or dies is the fault's, not
+   * the level's) to the recovery bound after the server is back.
+   */
   boolean inWindow(long nanos) {
-    if (nanos < faultStart) {
+    if (nanos < faultStart - Faults.IN_FLIGHT_GUARD.toNanos()) {
       return false;
     }
     long back = restored;

@@ -25,6 +25,12 @@ import java.util.regex.Pattern;
 public final class Faults {
   /** How long after the server is back calls still count as the fault's: the recovery a client is allowed. */
   public static final Duration RECOVERY_BOUND = Duration.ofSeconds(5);
+  /**
+   * The fault window opens this long before the first fault: a call that started earlier and was still
+   * in flight when the server stalled would otherwise be a timeout in the level's own row. A call that
+   * had already run half a second when the fault came is a stalled machine's, not the fault's.
+   */
+  public static final Duration IN_FLIGHT_GUARD = Duration.ofMillis(500);
   /** Throughput is steady again at the first full second after the restart with this share of the pre-fault mean. */
   static final double STEADY_SHARE = 0.9;
   private static final Pattern STEP = Pattern.compile("(kill|restart|stop|cont)@(\\d+)(ms|s)(?::(?:provider=(\\d+)|(registry)))?");

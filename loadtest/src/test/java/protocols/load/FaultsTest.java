@@ -1,7 +1,9 @@
 package protocols.load;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.List;
 import protocols.stats.RunInfo;
@@ -36,6 +38,32 @@ class FaultsTest {
     RunInfo.FaultOutcome outcome = windows.outcomes().stream().filter(o -> o.request().equals("cancelled level"))
         .findFirst().orElseThrow();
     assertEquals(1, outcome.events().size(), "only the kill was done: " + outcome);
+  }
+
+  /** A call still in flight when the server stalls is the fault's: the window opens before the first fault. */
+  @Test
+  void aCallInFlightWhenTheFaultHitsIsCountedWithTheFault() {
+    Faults.FaultTarget nothing = new Faults.FaultTarget() {
+      @Override
+      public void kill() {
+      }
+
+      @Override
+      public void restart() {
+      }
+
+      @Override
+      public void signal(String name) {
+      }
+    };
+    FaultWindows windows = new FaultWindows();
+    Faults faults = new Faults(Faults.parse("stop@10s,cont@12s"), nothing, true, windows);
+    long start = System.nanoTime();
+    faults.startAt("stalled level", start);
+    long stop = start + 10_000_000_000L;
+    assertTrue(windows.apart("stalled level", stop - 100_000_000L), "started 100 ms before the stall: in flight at it");
+    assertFalse(windows.apart("stalled level", stop - 2_000_000_000L), "2 s before: the level's own");
+    faults.cancel();
   }
 
   @Test
