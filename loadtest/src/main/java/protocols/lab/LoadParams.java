@@ -56,36 +56,14 @@ public final class LoadParams {
     if (raw("levels").isEmpty() && raw("rates").isPresent()) {
       return List.of();
     }
-    return distinctList("levels", raw("levels").orElse(DEFAULT_LEVELS), 10_000, "a comma-separated list of client"
+    return ParamValues.distinctList("levels", raw("levels").orElse(DEFAULT_LEVELS), 10_000, "a comma-separated list of client"
         + " counts from 1 to 10000, e.g. 1,5,20,50,100", "level");
   }
 
   /** {@code -D<name>=1,10,100}: distinct whole numbers from 1 to {@code max}, each a level of what {@code each} names. */
   public List<Integer> levelList(String name, String defaultValue, int max, String each) {
-    return distinctList(name, raw(name).orElse(defaultValue), max, "a comma-separated list of " + each + " counts from 1"
+    return ParamValues.distinctList(name, raw(name).orElse(defaultValue), max, "a comma-separated list of " + each + " counts from 1"
         + " to " + max + ", e.g. " + defaultValue, each + " count");
-  }
-
-  /** {@code -D<name>}: distinct whole numbers from 1 to {@code max}; {@code expected} says what else is wrong. */
-  private static List<Integer> distinctList(String name, String v, int max, String expected, String each) {
-    List<Integer> out = new ArrayList<>();
-    for (String part : v.split(",", -1)) {
-      int n;
-      try {
-        n = Integer.parseInt(part.trim());
-      } catch (NumberFormatException e) {
-        n = 0;
-      }
-      if (n < 1 || n > max) {
-        throw new IllegalArgumentException("-D" + name + " must be " + expected + "; got '" + v + "'");
-      }
-      if (out.contains(n)) {
-        throw new IllegalArgumentException("-D" + name + " lists " + n + " twice; each " + each + " runs once: '"
-            + v + "'");
-      }
-      out.add(n);
-    }
-    return List.copyOf(out);
   }
 
   /**
@@ -98,7 +76,7 @@ public final class LoadParams {
         return OpenLoad.Rates.auto(intParam("rateStart", DEFAULT_RATE_START, 1, 10_000_000),
             intParam("autoLevels", DEFAULT_AUTO_LEVELS, 2, 50));
       }
-      return OpenLoad.Rates.fixed(distinctList("rates", v, 10_000_000, "auto or a comma-separated list of calls per"
+      return OpenLoad.Rates.fixed(ParamValues.distinctList("rates", v, 10_000_000, "auto or a comma-separated list of calls per"
           + " second from 1 to 10000000, e.g. 1000,5000,20000", "rate"));
     });
   }
@@ -320,7 +298,7 @@ public final class LoadParams {
     if (!steps.isEmpty() && calls().isEmpty()) {
       Faults.Step last = steps.get(steps.size() - 1);
       if (last.at().compareTo(duration()) >= 0) {
-        throw new IllegalArgumentException("-Dfaults: " + last.action() + " at " + last.at().toMillis()
+        throw new IllegalArgumentException("-Dfaults: " + last.action().label() + " at " + last.at().toMillis()
             + " ms is not within the " + duration().toSeconds() + " s level (-Dduration)");
       }
     }
@@ -368,28 +346,11 @@ public final class LoadParams {
 
   /** A framework's own choice parameter, e.g. {@code -Dserialization=kryo}. */
   public String choice(String name, String defaultValue, List<String> allowed) {
-    String v = raw(name).orElse(defaultValue);
-    if (!allowed.contains(v)) {
-      throw new IllegalArgumentException("-D" + name + " must be one of " + String.join("|", allowed) + ", got '" + v + "'");
-    }
-    return v;
+    return ParamValues.choice(name, raw(name).orElse(defaultValue), allowed);
   }
 
   public int intParam(String name, int defaultValue, int min, int max) {
-    Optional<String> v = raw(name);
-    if (v.isEmpty()) {
-      return defaultValue;
-    }
-    try {
-      int n = Integer.parseInt(v.get());
-      if (n >= min && n <= max) {
-        return n;
-      }
-    } catch (NumberFormatException e) {
-      // reported below
-    }
-    throw new IllegalArgumentException("-D" + name + " must be a whole number from " + min + " to " + max
-        + ", got '" + v.get() + "'");
+    return raw(name).map(v -> ParamValues.wholeNumber(name, v, min, max)).orElse(defaultValue);
   }
 
   /**

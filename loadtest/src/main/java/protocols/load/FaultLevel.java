@@ -42,11 +42,11 @@ final class FaultLevel {
     try {
       Faults.FaultTarget server = targets.of(step.on());
       switch (step.action()) {
-        case "kill" -> server.kill();
-        case "restart" -> server.restart();
-        case "stop" -> server.signal("STOP");
-        case "cont" -> server.signal("CONT");
-        default -> throw new IllegalStateException(step.action());
+        case KILL -> server.kill();
+        case RESTART -> server.restart();
+        case STOP -> server.signal("STOP");
+        case CONT -> server.signal("CONT");
+        default -> throw new IllegalStateException(step.action().label());
       }
       if (step.restores()) {
         restored = System.nanoTime();
@@ -54,7 +54,7 @@ final class FaultLevel {
       }
     } catch (RuntimeException ex) {
       error = Errors.oneLine(ex);
-      System.err.println("fault " + step.action() + " in " + request + " failed: " + error);
+      System.err.println("fault " + step.label() + " in " + request + " failed: " + error);
     }
     events.add(new RunInfo.FaultEvent(step.label(), step.at().toMillis() / 1000.0, seconds(System.nanoTime()), error));
   }

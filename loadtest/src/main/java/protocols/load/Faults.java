@@ -75,19 +75,38 @@ public final class Faults {
     FaultTarget of(On on);
   }
 
+  /** What a step does: SIGKILL, a new process, SIGSTOP (a stall), SIGCONT; named in -Dfaults as kill|restart|stop|cont. */
+  public enum Action {
+    KILL, RESTART, STOP, CONT;
+
+    /** As -Dfaults and the faults table write it. */
+    public String label() {
+      return name().toLowerCase(java.util.Locale.ROOT);
+    }
+
+    /** Whether it brings the server back. */
+    boolean restores() {
+      return this == RESTART || this == CONT;
+    }
+
+    static Action of(String label) {
+      return valueOf(label.toUpperCase(java.util.Locale.ROOT));
+    }
+  }
+
   /** One fault: what to do, to what, and when after the level's start. */
-  public record Step(String action, Duration at, On on) {
-    public Step(String action, Duration at) {
+  public record Step(Action action, Duration at, On on) {
+    public Step(Action action, Duration at) {
       this(action, at, On.PROVIDERS);
     }
 
     boolean restores() {
-      return action.equals("restart") || action.equals("cont");
+      return action.restores();
     }
 
     /** The step as the faults table shows it: "kill", "restart provider 2". */
     public String label() {
-      return on.label().isEmpty() ? action : action + " " + on.label();
+      return on.label().isEmpty() ? action.label() : action.label() + " " + on.label();
     }
   }
 
@@ -137,11 +156,12 @@ public final class Faults {
       long n = Long.parseLong(m.group(2));
       On on = m.group(5) != null ? On.REGISTRY : m.group(4) != null ? new On(providerNumber(m.group(4), spec), false)
           : On.PROVIDERS;
-      if (on.registry() && (m.group(1).equals("stop") || m.group(1).equals("cont"))) {
+      Action action = Action.of(m.group(1));
+      if (on.registry() && (action == Action.STOP || action == Action.CONT)) {
         throw new IllegalArgumentException("-Dfaults: the registry is killed and restarted, not stopped; got '" + spec
             + "'");
       }
-      out.add(new Step(m.group(1), m.group(3).equals("s") ? Duration.ofSeconds(n) : Duration.ofMillis(n), on));
+      out.add(new Step(action, m.group(3).equals("s") ? Duration.ofSeconds(n) : Duration.ofMillis(n), on));
     }
     for (int i = 1; i < out.size(); i++) {
       if (out.get(i).at().compareTo(out.get(i - 1).at()) < 0) {

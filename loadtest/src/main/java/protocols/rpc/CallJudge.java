@@ -33,6 +33,9 @@ final class CallJudge<C extends RpcClient, Req, Resp> {
     this.deadlineMillis = method.deadlineMillis();
   }
 
+  /** The code of a call that timed out, whichever timeout fired. */
+  static final String TIMEOUT = "timeout";
+
   Verdict judge(Session session, Req message, Resp reply, Throwable error) {
     String code = null;
     String failure = null;
@@ -41,8 +44,8 @@ final class CallJudge<C extends RpcClient, Req, Resp> {
     if (error != null) {
       outcome = null; // a KO by itself, unless a code check judges it (below)
       Throwable e = Errors.unwrap(error);
-      if (e instanceof TimeoutException || components.client().isTimeout(e)) {
-        code = "timeout";
+      if (components.client().timedOut(e)) {
+        code = TIMEOUT;
         // One wording whichever fired first, the core's timer or the framework's own timeout (Thrift's
         // says more); but a request's own deadline, shorter than the run's timeout, is named as such.
         boolean ownDeadline = deadlineMillis > 0 && deadlineMillis < timeoutMillis && !(e instanceof TimeoutException);

@@ -133,14 +133,10 @@ final class RpcCallAction<C extends RpcClient, Req, Resp> extends SafeAction {
     next.$bang(failed);
   }
 
-  /**
-   * Whether a KO is followed by the pause: a call that failed with an error, not a timeout, in less
-   * time than the pause itself (a refused or dropped connection). A failed check on a reply, or an
-   * error that came after that long, has kept the user busy already: the load goes on as configured.
-   */
+  /** Whether a KO is followed by the pause ({@link RpcClient#pausesAfter}); {@code code} says a timeout. */
   boolean failedAtOnce(Throwable error, String code, long elapsedNanos) {
-    return koPauseMillis > 0 && error != null && !"timeout".equals(code)
-        && elapsedNanos < TimeUnit.MILLISECONDS.toNanos(koPauseMillis);
+    return RpcClient.pausesAfter(error, CallJudge.TIMEOUT.equals(code), elapsedNanos,
+        TimeUnit.MILLISECONDS.toNanos(koPauseMillis));
   }
 
   /** A request that could not be built or sent. */

@@ -11,6 +11,22 @@ public interface RpcClient extends AutoCloseable {
     return false;
   }
 
+  /** Whether a call that failed with {@code error} timed out: the core's timeout or the framework's own. */
+  default boolean timedOut(Throwable error) {
+    Throwable e = Errors.unwrap(error);
+    return e instanceof java.util.concurrent.TimeoutException || isTimeout(e);
+  }
+
+  /**
+   * Whether a failed call is followed by the user's KO pause: an error, not a timeout, that came sooner
+   * than the pause itself (a refused or dropped connection), which would otherwise loop at full speed.
+   * A failed check on a reply, or an error that came after that long, has kept the user busy already.
+   * The one rule of the Gatling actions and the plain driver.
+   */
+  static boolean pausesAfter(Throwable error, boolean timedOut, long elapsedNanos, long pauseNanos) {
+    return pauseNanos > 0 && error != null && !timedOut && elapsedNanos < pauseNanos;
+  }
+
   /** The framework's code for an error (a gRPC status, Dubbo's error kind); by default the class name. */
   default String errorCode(Throwable error) {
     return error.getClass().getSimpleName();

@@ -17,7 +17,6 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicLongArray;
@@ -25,7 +24,6 @@ import java.util.function.BooleanSupplier;
 import protocols.rpc.CallTimer;
 import protocols.lab.EchoRun;
 import protocols.lab.Endpoints;
-import protocols.rpc.Errors;
 import protocols.rpc.GatlingLoops;
 import protocols.rpc.HostPort;
 import protocols.rpc.InvocationMode;
@@ -227,8 +225,7 @@ public final class PlainDriver {
 
     /** As the Gatling action: an error that was not a timeout and came before the pause itself would. */
     boolean failedAtOnce(Throwable error, long elapsedNanos) {
-      return koPauseNanos > 0 && error != null && !(Errors.unwrap(error) instanceof TimeoutException)
-          && !client.isTimeout(Errors.unwrap(error)) && elapsedNanos < koPauseNanos;
+      return RpcClient.pausesAfter(error, error != null && client.timedOut(error), elapsedNanos, koPauseNanos);
     }
 
     private final class AsyncUser {

@@ -69,8 +69,8 @@ class LoadParamsTest {
   @Test
   void faultsAreStepsInTimeOrderWithinTheLevel() {
     List<Faults.Step> steps = new LoadParams(Map.of("faults", "kill@10s,restart@13s,stop@13500ms,cont@14s")).faults();
-    assertEquals(List.of(new Faults.Step("kill", Duration.ofSeconds(10)), new Faults.Step("restart", Duration.ofSeconds(13)),
-        new Faults.Step("stop", Duration.ofMillis(13_500)), new Faults.Step("cont", Duration.ofSeconds(14))), steps);
+    assertEquals(List.of(new Faults.Step(Faults.Action.KILL, Duration.ofSeconds(10)), new Faults.Step(Faults.Action.RESTART, Duration.ofSeconds(13)),
+        new Faults.Step(Faults.Action.STOP, Duration.ofMillis(13_500)), new Faults.Step(Faults.Action.CONT, Duration.ofSeconds(14))), steps);
     assertMessage("-Dfaults takes action@time steps", Map.of("faults", "explode@3s"));
     assertMessage("-Dfaults steps must be in time order", Map.of("faults", "restart@5s,kill@3s"));
     assertMessage("is not within the 15 s level", Map.of("faults", "kill@3s,restart@15s"));

@@ -2,20 +2,21 @@ package protocols.dubbo.lab;
 
 import static protocols.dubbo.DubboDsl.triple;
 
+import contract.SampleOrder;
+import contract.grpc.GrpcOrder;
 import contract.grpc.MobileService;
 import contract.grpc.Order;
 import org.apache.dubbo.config.bootstrap.DubboBootstrap;
 import protocols.dubbo.DubboClient;
 import protocols.dubbo.DubboDsl;
-import protocols.grpc.GrpcDsl;
 import protocols.lab.RpcFramework;
 
-/** Dubbo over Triple as the lab knows it: the Triple echo server, the generated stub's echo, gRPC's sample order. */
+/** Dubbo over Triple as the lab knows it: the Triple echo server, the generated stub's echo, the proto's sample order. */
 public final class TripleFramework {
   public static final RpcFramework<DubboClient, Order> FRAMEWORK = RpcFramework.<DubboClient, Order>of("triple",
       DubboBootstrap.class, "servers.dubbo.TripleEchoServer", "--max-message", p -> DubboDsl.triple,
       triple("echo").service(MobileService.class).call(MobileService::hello, MobileService::helloAsync).calls(),
-      GrpcDsl::order);
+      (id, name) -> SampleOrder.make(GrpcOrder::of, id, name));
 
   private TripleFramework() {}
 }
