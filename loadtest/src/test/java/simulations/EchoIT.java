@@ -10,74 +10,79 @@ import java.nio.file.Paths;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
-import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.Arguments;
-import org.junit.jupiter.params.provider.MethodSource;
 import protocols.frameworks.Frameworks;
 import protocols.lab.EmbeddedServer;
 import protocols.lab.RpcFramework;
 
 /**
- * Short real runs of each framework's echo simulation, each server in its own JVM: async against a
- * server the test started (-Dtarget), and sync against the embedded server with one of the
- * framework's own settings, which the summary must show.
+ * Short real runs of four frameworks, each server in its own JVM, in two shootouts: async against
+ * servers the test started (-Dtarget.NAME), and sync against the embedded servers with one of each
+ * framework's own settings, which the summary must show; and callback mode on every framework.
  */
 class EchoIT {
   private static final Path RESULTS = Paths.get("target", "it-results");
-  private static final Duration LIMIT = Duration.ofMinutes(3);
+  private static final Duration LIMIT = Duration.ofMinutes(4);
 
-  /** Framework, simulation, and the two levels of its async run. */
-  static Stream<Arguments> asyncRuns() {
-    return Stream.of(
-        Arguments.of("dubbo", "DubboEcho", 1, 5),
-        Arguments.of("thrift", "ThriftEcho", 1, 5),
-        Arguments.of("grpc", "GrpcEcho", 20, 100),
-        Arguments.of("ice", "IceEcho", 1, 20));
-  }
+  private static final List<String> FRAMEWORKS = List.of("dubbo", "thrift", "grpc", "ice");
 
-  @ParameterizedTest(name = "{1} async at {2} and {3} clients against -Dtarget")
-  @MethodSource("asyncRuns")
-  void asyncRunAgainstAServerStartedByTheTest(String name, String simulation, int low, int high) throws Exception {
-    RpcFramework<?, ?> framework = Frameworks.byName(name);
-    try (EmbeddedServer server = EmbeddedServer.start(name, framework.serverMainClass(), List.of())) {
-      GatlingProcess.Result run = GatlingProcess.run(simulation,
-          Map.of("levels", low + "," + high, "duration", "4", "warmup", "2", "target", server.address().toString()),
-          RESULTS.resolve(name + "-async-target"), LIMIT);
+  /**
+   * Async against servers the test started, one per framework, in one shootout (-Dtarget.NAME): each
+   * level served with no KO, and the servers left running. One Gatling JVM for all four (each echo
+   * simulation runs on its own in the ITs of its capability: RpcReportIT, RegistryIT, OpenModelIT, ...).
+   */
+  @Test
+  void asyncRunsAgainstServersStartedByTheTest() throws Exception {
+    List<EmbeddedServer> servers = new java.util.ArrayList<>();
+    try {
+      Map<String, String> params = new java.util.HashMap<>(Map.of("frameworks", String.join(",", FRAMEWORKS),
+          "levels", "1,20", "duration", "4", "warmup", "2"));
+      for (String name : FRAMEWORKS) {
+        RpcFramework<?, ?> framework = Frameworks.byName(name);
+        EmbeddedServer server = EmbeddedServer.start(name, framework.serverMainClass(), List.of());
+        servers.add(server);
+        params.put("target." + name, server.address().toString());
+      }
+      GatlingProcess.Result run = GatlingProcess.run("RpcShootout", params, RESULTS.resolve("async-target"), LIMIT);
       assertEquals(0, run.exitCode(), run.output());
       JsonNode requests = run.summary().get("requests");
-      GatlingProcess.assertLevel(requests, "echo " + low + " clients (async)", low);
-      GatlingProcess.assertLevel(requests, "echo " + high + " clients (async)", high);
-      assertTrue(server.isAlive(), "a run with -Dtarget leaves the server alone");
+      for (String name : FRAMEWORKS) {
+        GatlingProcess.assertLevel(requests, name + " echo 1 clients (async)", 1);
+        GatlingProcess.assertLevel(requests, name + " echo 20 clients (async)", 20);
+      }
+      servers.forEach(s -> assertTrue(s.isAlive(), "a run with -Dtarget leaves the server alone"));
+    } finally {
+      servers.forEach(EmbeddedServer::close);
     }
   }
 
-  /** Framework, simulation, its own -D setting for the sync run, and what the summary's protocol then says. */
-  static Stream<Arguments> syncRuns() {
-    return Stream.of(
-        Arguments.of("dubbo", "DubboEcho", "serialization", "kryo", "serialization", "kryo"),
-        Arguments.of("thrift", "ThriftEcho", "thrift.protocol", "compact", "protocol", "compact"),
-        Arguments.of("grpc", "GrpcEcho", "connections", "2", "channels", "2"),
-        Arguments.of("ice", "IceEcho", "connections", "3", "connections", "3"));
-  }
-
-  @ParameterizedTest(name = "{1} sync at 20 clients, -D{2}={3}, embedded server")
-  @MethodSource("syncRuns")
-  void syncRunAgainstTheEmbeddedServer(String name, String simulation, String param, String value, String field,
-                                       String expected) throws Exception {
-    GatlingProcess.Result run = GatlingProcess.run(simulation,
-        Map.of("levels", "20", "duration", "4", "warmup", "1", "mode", "sync", param, value),
-        RESULTS.resolve(name + "-sync-embedded"), LIMIT);
+  /**
+   * Sync at 20 clients against the embedded servers, each framework with one of its own -D settings in
+   * one shootout, which each protocol table must show; the servers are gone after the run.
+   */
+  @Test
+  void syncRunsAgainstTheEmbeddedServersWithEachFrameworksOwnSettings() throws Exception {
+    GatlingProcess.Result run = GatlingProcess.run("RpcShootout", Map.of("frameworks", String.join(",", FRAMEWORKS),
+        "levels", "20", "duration", "4", "warmup", "1", "mode", "sync", "serialization", "kryo", "thrift.protocol",
+        "compact", "connections", "2"), RESULTS.resolve("sync-embedded"), LIMIT);
     assertEquals(0, run.exitCode(), run.output());
     JsonNode root = run.summary();
-    GatlingProcess.assertLevel(root.get("requests"), "echo 20 clients (sync)", 20);
-    JsonNode protocol = root.get("run").get("protocols").get(0);
-    assertEquals(expected, protocol.get(field).asText(), protocol.toString());
-    assertEquals("sync", protocol.get("mode").asText());
-    assertEquals(200, protocol.get("syncThreads").asInt());
+    Map<String, Map.Entry<String, String>> expected = Map.of("dubbo", Map.entry("serialization", "kryo"),
+        "thrift", Map.entry("protocol", "compact"), "grpc", Map.entry("channels", "2"),
+        "ice", Map.entry("connections", "2"));
+    java.util.Set<String> seen = new java.util.HashSet<>();
+    for (JsonNode protocol : root.get("run").get("protocols")) {
+      String name = protocol.get("framework").asText();
+      GatlingProcess.assertLevel(root.get("requests"), name + " echo 20 clients (sync)", 20);
+      Map.Entry<String, String> setting = expected.get(name);
+      assertEquals(setting.getValue(), protocol.get(setting.getKey()).asText(), protocol.toString());
+      assertEquals("sync", protocol.get("mode").asText());
+      assertEquals(200, protocol.get("syncThreads").asInt());
+      seen.add(name);
+    }
+    assertEquals(expected.keySet(), seen);
     assertFalse(ProcessHandle.current().descendants().anyMatch(ProcessHandle::isAlive),
-        "the embedded server is gone after the run");
+        "the embedded servers are gone after the run");
   }
 
   /**
