@@ -54,11 +54,20 @@ final class Chromium {
         "--disable-sync", "--user-data-dir=" + profile));
     command.addAll(List.of(args));
     Path out = Files.createTempFile("chromium", ".out");
-    Process p = new ProcessBuilder(command).redirectErrorStream(false).redirectOutput(out.toFile())
-        .redirectError(ProcessBuilder.Redirect.DISCARD).start();
-    assertTrue(p.waitFor(90, TimeUnit.SECONDS), "chromium finished in time");
-    assertEquals(0, p.exitValue(), "chromium exit code");
-    return Files.readString(out, StandardCharsets.UTF_8);
+    try {
+      Process p = new ProcessBuilder(command).redirectErrorStream(false).redirectOutput(out.toFile())
+          .redirectError(ProcessBuilder.Redirect.DISCARD).start();
+      boolean finished = p.waitFor(90, TimeUnit.SECONDS);
+      if (!finished) {
+        p.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
+      }
+      assertTrue(finished, "chromium finished in time");
+      assertEquals(0, p.exitValue(), "chromium exit code");
+      return Files.readString(out, StandardCharsets.UTF_8);
+    } finally {
+      protocols.rpc.TempFolders.delete(profile); // nothing of a test stays in /tmp
+      Files.deleteIfExists(out);
+    }
   }
 
   /** How many pixels (every other row and column) have exactly {@code rgb}. */

@@ -119,8 +119,9 @@ public final class DubboClient implements RpcClient {
   /**
    * Dubbo 3.3.6 makes its client SSLEngine without the server's host, which Netty 4.2 refuses while its
    * default host check is on ("Hostname or IP address is undefined"). That default is JVM-wide and read
-   * once, when Netty's SslContext is first loaded: it is turned off here, only in a JVM that runs Dubbo
-   * over TLS, before its first TLS client; a JVM whose TLS clients came first gets one line saying so.
+   * once, when Netty's SslContext is first loaded (Gatling does at its start, so there the command line
+   * must say it: the pom's dubbo-tls profile, with -Dtls); in a JVM that has not loaded it yet (a plain
+   * driver) it is turned off here; else one line says what the JVM needs.
    */
   static void allowEnginesWithoutHost() {
     if (System.getProperty(NETTY_DEFAULT_NAME_CHECK) == null) {
@@ -129,9 +130,9 @@ public final class DubboClient implements RpcClient {
     String check = nettyDefaultNameCheck();
     if (check != null && !check.isEmpty()) {
       throw new IllegalStateException("Dubbo's TLS client cannot run in this JVM: Netty's default host check is "
-          + check + " (read when this JVM's first TLS client was made), and Dubbo 3.3.6 makes its TLS engine without"
-          + " the server's host; make Dubbo's TLS clients first, or start the JVM with -D" + NETTY_DEFAULT_NAME_CHECK
-          + "=NONE (docs/tls.md)");
+          + check + " (read once, when the JVM first loaded Netty's SslContext: Gatling does at its start), and Dubbo"
+          + " 3.3.6 makes its TLS engine without the server's host; start the JVM with -D" + NETTY_DEFAULT_NAME_CHECK
+          + "=NONE (./mvnw gatling:test adds it when -Dtls is given; docs/tls.md)");
     }
   }
 

@@ -11,6 +11,7 @@ import java.nio.file.Paths;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
@@ -64,6 +65,9 @@ public final class EmbeddedServer implements AutoCloseable, Faults.FaultTarget, 
     this.killOnExit = new Thread(() -> {
       exiting = true; // before reading process: a restart writes process, then reads exiting
       this.process.destroyForcibly();
+      if (!keepLog) {
+        log.toFile().delete(); // a JVM that exits without closing its servers leaves nothing in /tmp
+      }
     }, framework + "-server-kill");
     Runtime.getRuntime().addShutdownHook(killOnExit);
   }
@@ -160,15 +164,13 @@ public final class EmbeddedServer implements AutoCloseable, Faults.FaultTarget, 
    * it outlives the temporary folder; else where it is.
    */
   private Path keptLog() {
-    List<String> args = RunFolder.gatlingArgs();
-    int at = Math.max(args.indexOf("-rf"), args.indexOf("--results-folder"));
-    if (at < 0 || at + 1 >= args.size()) {
-      return log;
-    }
     try {
-      Path to = Paths.get(args.get(at + 1)).resolve(log.getFileName());
-      Files.createDirectories(to.getParent());
-      return Files.move(log, to);
+      Optional<Path> results = RunFolder.resultsFolder();
+      if (results.isEmpty()) {
+        return log;
+      }
+      Files.createDirectories(results.get());
+      return Files.move(log, results.get().resolve(log.getFileName()));
     } catch (IOException | RuntimeException e) {
       return log;
     }

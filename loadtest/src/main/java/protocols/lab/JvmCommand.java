@@ -12,11 +12,14 @@ public final class JvmCommand {
 
   /**
    * {@code java [this JVM's --add-opens] [jvmOptions] -cp <this class path> mainClass args}. The opens
-   * are passed on because Kryo needs them on both sides of a Dubbo call.
+   * are passed on because Kryo needs them on both sides of a Dubbo call; Netty's TLS defaults, where
+   * this JVM was given them (a TLS run: Dubbo's TLS client needs them, docs/tls.md).
    */
   public static List<String> of(List<String> jvmOptions, String mainClass, List<String> args) {
-    return command(a -> a.startsWith("--add-opens"), jvmOptions, mainClass, args);
+    return command(a -> a.startsWith("--add-opens") || a.startsWith(NETTY_TLS), jvmOptions, mainClass, args);
   }
+
+  private static final String NETTY_TLS = "-Dio.netty.handler.ssl.";
 
   /**
    * As {@link #of}, and with this JVM's -X flags (heap, GC, inlining: the Gatling plugin's), so that a
@@ -24,7 +27,7 @@ public final class JvmCommand {
    * passed on.
    */
   public static List<String> ofSameVm(List<String> jvmOptions, String mainClass, List<String> args) {
-    return command(a -> a.startsWith("--add-opens") || a.equals("-server")
+    return command(a -> a.startsWith("--add-opens") || a.startsWith(NETTY_TLS) || a.equals("-server")
         || a.startsWith("-X") && !a.startsWith("-XX:StartFlightRecording") && !a.startsWith("-XX:FlightRecorder")
         && !a.startsWith("-Xrun") && !a.startsWith("-Xdebug"), jvmOptions, mainClass, args);
   }

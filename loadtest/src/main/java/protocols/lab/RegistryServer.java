@@ -78,6 +78,9 @@ final class RegistryServer implements AutoCloseable, Faults.FaultTarget {
     } catch (IOException e) {
       TempFolders.delete(folder);
       throw new IllegalStateException("cannot configure the " + kind.scheme() + " registry: " + Errors.oneLine(e));
+    } catch (IllegalStateException notInstalled) {
+      TempFolders.delete(folder);
+      throw notInstalled;
     }
     try {
       server.launch();

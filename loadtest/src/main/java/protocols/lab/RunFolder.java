@@ -24,6 +24,13 @@ public final class RunFolder {
 
   private RunFolder() {}
 
+  /** The results folder Gatling was given ({@code -rf}), where the runs' folders go; empty outside the Maven plugin. */
+  public static Optional<Path> resultsFolder() {
+    List<String> args = gatlingArgs();
+    int at = Math.max(args.indexOf("-rf"), args.indexOf("--results-folder"));
+    return at < 0 || at + 1 >= args.size() ? Optional.empty() : Optional.of(Paths.get(args.get(at + 1)));
+  }
+
   /** The run's folder, or empty when neither way finds it. */
   public static Optional<Path> ofCurrentRun() {
     Optional<Path> open = fromOpenFiles(Paths.get("/proc/self/fd"));

@@ -10,6 +10,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.OptionalInt;
 import java.util.concurrent.TimeUnit;
@@ -23,6 +24,7 @@ import protocols.lab.LoadParams;
 import protocols.lab.OwnedProcess;
 import protocols.lab.Parameters;
 import protocols.lab.RpcFramework;
+import protocols.lab.RunFolder;
 import protocols.lab.TlsMode;
 import protocols.load.Populations;
 import protocols.report.Comparison;
@@ -196,7 +198,10 @@ public final class Shootout {
   private Map<String, Path> runPlainDrivers(LoadParams params, List<InvocationMode> modes) {
     Path dir;
     try {
-      dir = Files.createTempDirectory("plain-driver-");
+      // Beside the runs (Gatling's -rf): an interrupted shootout leaves them there, not in /tmp.
+      Optional<Path> results = RunFolder.resultsFolder();
+      dir = results.isPresent() ? Files.createTempDirectory(Files.createDirectories(results.get()), "plain-driver-")
+          : Files.createTempDirectory("plain-driver-");
     } catch (IOException e) {
       throw new IllegalStateException("no temporary folder for the plain driver: " + e.getMessage());
     }
