@@ -35,6 +35,21 @@ class EmbeddedServerTest {
     assertEquals(49_152, LoopbackPorts.ephemeralLow(dir.resolve("absent")));
   }
 
+  /** Failsafe's parallel forks (and all they start) draw from disjoint shares, so they never race for a port. */
+  @Test
+  void processesRunningSideBySideDrawFromDisjointShares() {
+    int[] first = LoopbackPorts.share("1/2", 21_000, 32_768);
+    int[] second = LoopbackPorts.share("2/2", 21_000, 32_768);
+    assertEquals(21_000, first[0]);
+    assertEquals(first[1], second[0], "adjacent, not overlapping");
+    assertTrue(second[1] <= 32_768 && second[0] - first[0] == second[1] - second[0], "equal shares inside the range");
+    assertEquals(List.of(21_000, 32_768), java.util.Arrays.stream(LoopbackPorts.share(null, 21_000, 32_768)).boxed().toList());
+    for (String wrong : List.of("3/2", "0/2", "two", "1/0")) {
+      assertTrue(assertThrows(IllegalArgumentException.class, () -> LoopbackPorts.share(wrong, 21_000, 32_768))
+          .getMessage().startsWith(LoopbackPorts.SHARE_ENV + "=" + wrong + ": expected"), wrong);
+    }
+  }
+
   /** A server that exits at once is said to have exited, with its status and its own last line, and its log is kept. */
   @Test
   void aServerThatExitsIsReportedAsExitedWithItsStatusAndLastLines() throws Exception {
