@@ -71,7 +71,9 @@ public final class LoopbackPorts {
   /** The first port of the kernel's ephemeral range (Linux), or the IANA range's 49152 elsewhere. */
   static int ephemeralLow(Path range) {
     try {
-      int low = Integer.parseInt(Files.readString(range).trim().split("\\s+")[0]);
+      // Not Files.readString: /proc gives its files a size of 0, and readString then returned "3"
+      // of "32768 60999" here (JDK 17), so every port came from the IANA fallback's wider range.
+      int low = Integer.parseInt(Files.readAllLines(range).get(0).trim().split("\\s+")[0]);
       return low > LOWEST + 1_000 ? low : 49_152;
     } catch (IOException | RuntimeException e) {
       return 49_152;

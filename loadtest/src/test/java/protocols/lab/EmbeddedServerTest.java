@@ -27,6 +27,20 @@ class EmbeddedServerTest {
     }
   }
 
+  /** /proc's files say they are empty: Files.readString read "3" of "32768 60999", and the fallback's 49152 was used. */
+  @Test
+  void theKernelsOwnRangeFileIsReadWhole() throws Exception {
+    Path kernel = Path.of("/proc/sys/net/ipv4/ip_local_port_range");
+    org.junit.jupiter.api.Assumptions.assumeTrue(Files.exists(kernel), "Linux only");
+    String said;
+    try (var in = Files.newInputStream(kernel)) {
+      said = new String(in.readAllBytes(), java.nio.charset.StandardCharsets.US_ASCII).trim().split("\\s+")[0];
+    }
+    int low = Integer.parseInt(said);
+    org.junit.jupiter.api.Assumptions.assumeTrue(low > 22_000, "a kernel range the lab can use: " + said);
+    assertEquals(low, LoopbackPorts.ephemeralLow(kernel));
+  }
+
   @Test
   void theEphemeralRangeIsReadFromTheKernelOrTakenAsIanas(@org.junit.jupiter.api.io.TempDir Path dir) throws Exception {
     Path range = dir.resolve("range");
