@@ -35,6 +35,7 @@ class BadInputIT {
       "startAt  | 2020-01-01T00:00:00Z | error: -DstartAt=2020-01-01T00:00:00Z was",
       "injectors | 2,x           | error: -Dinjectors must be a whole number",
       "warmup   | soon           | error: -Dwarmup must be auto or a whole number of seconds",
+      "settle   | later          | error: -Dsettle must be auto or a whole number of seconds",
       "maxKoPercent | lots       | error: -DmaxKoPercent must be a number from 0 to 100",
       "serialization | java      | error: -Dserialization must be one of hessian2|kryo|fastjson2",
       "maxMessageBytes | 10      | error: -DmaxMessageBytes must be a whole number from 1024",

@@ -178,6 +178,11 @@ final class GatlingProcess {
     Files.createDirectories(resultsRoot);
     List<String> jvmOptions = new ArrayList<>();
     properties.forEach((k, v) -> jvmOptions.add("-D" + k + "=" + v));
+    if (!properties.containsKey("settle")) {
+      // The ITs' levels of a few seconds are measured from their first call unless a test is about the
+      // settle (SettleIT): a settle would add 3 to 10 s to every level of CI.
+      jvmOptions.add("-Dsettle=0");
+    }
     // Gatling's logback, as in a user's run: in a reactor build the servers' jars are on this class
     // path, and their manifests bring slf4j-simple along.
     jvmOptions.add("-Dslf4j.provider=" + System.getProperty("slf4j.provider"));

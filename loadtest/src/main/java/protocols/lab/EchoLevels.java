@@ -75,13 +75,20 @@ public final class EchoLevels {
     BooleanSupplier going = () -> !run.watch().failingFor(failing);
     Duration ramp = params.ramp();
     Faults faults = echo.faults();
+    Warmup.Plan settle = params.settle();
     if (!warmup.skipped()) {
       int users = Math.min(20, levels.stream().mapToInt(Integer::intValue).max().orElse(20));
       String name = run.describe(Level.warmup(framework, mode));
       steps.add(withProtocol(scenario(name)
           .exec(run.add(Warmup.of(name, warmup)).loop(call(name), going), stopIfFailing())
           .injectOpen(atOnceUsers(users)), protocol));
+      // A level's start, rehearsed: new users after an idle gap make the JIT drop code compiled for a
+      // busy loop (docs/reading-results.md#level-starts); here it recompiles before anything is measured.
+      steps.add(withProtocol(scenario(prefix + "rehearsal " + tag)
+          .exec(run.addSettle(Warmup.settling(name, warmup.rehearsal())).loop(call(name), going), stopIfFailing())
+          .injectOpen(atOnceUsers(users)), protocol));
     }
+    int beforeLevels = steps.size();
     for (int clients : levels) {
       Level measured = Level.closed(framework, clients, mode);
       String request = run.describe(measured);
@@ -94,13 +101,18 @@ public final class EchoLevels {
               ? asLongAsDuring(session -> going.getAsBoolean(), params.duration()).on(exec(call))
               : asLongAs(session -> clock.running() && going.getAsBoolean()).on(exec(call)));
       ChainBuilder level = faults.isEmpty() ? loop : faults.startsLevel(request).exec(loop);
+      if (!settle.skipped()) {
+        // Its own users call under the settle's name until the level is steady, then on into the level.
+        level = run.addSettle(Warmup.settling(request, settle)).loop(call(run.describe(measured.settle())), going)
+            .exec(level);
+      }
       if (!ramp.isZero()) {
         // Users join evenly over the ramp and call under the ramp's name until the level is full.
         ActionBuilder rampCall = call(run.describe(measured.ramp()));
         level = exec(clock.starts()).exec(asLongAs(session -> clock.ramping() && going.getAsBoolean())
             .on(exec(rampCall))).exec(level);
       }
-      level = startGate(steps.size() - (warmup.skipped() ? 0 : 1)).exec(level);
+      level = startGate(steps.size() - beforeLevels).exec(level);
       steps.add(withProtocol(scenario(prefix + clients + " clients " + tag)
           .exec(level, stopIfFailing())
           .injectOpen(ramp.isZero() ? atOnceUsers(clients) : rampUsers(clients).during(ramp)), protocol));
@@ -128,14 +140,14 @@ public final class EchoLevels {
    * With {@code -DstartAt}, level {@code k}'s users pause until the level's planned start, so that
    * injectors run each level at the same time: Gatling starts a population on its injector's next
    * 1-second tick after the previous one ends, and those ticks differ between JVMs. Level k is planned
-   * at startAt + k x (ramp + duration + timeout + 2 s): the previous level's last calls end within its
+   * at startAt + k x (ramp + settle + duration + timeout + 2 s): the previous level's last calls end within its
    * timeout, the next tick within a second. With {@code -Dcalls} only the first level is planned.
    */
   private ChainBuilder startGate(int k) {
     Optional<Instant> at = params.injector().startAt()
         .filter(start -> k == 0 || params.calls().isEmpty())
-        .map(start -> start.plus(params.ramp().plus(params.duration()).plus(params.timeout()).plus(LEVEL_GAP)
-            .multipliedBy(k)));
+        .map(start -> start.plus(params.ramp().plus(params.settle().fixed()).plus(params.duration())
+            .plus(params.timeout()).plus(LEVEL_GAP).multipliedBy(k)));
     if (at.isEmpty()) {
       return exec(session -> session);
     }

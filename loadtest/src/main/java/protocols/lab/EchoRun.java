@@ -30,6 +30,11 @@ import protocols.rpc.Tls;
 public final class EchoRun {
   private static final int CONNECT_CHECK_MILLIS = 3_000;
   private static final Duration PROBE_TIMEOUT = Duration.ofSeconds(5);
+  /**
+   * A TLS probe's: a cold JVM's first TLS call (the provider's classes, the handshake's crypto, all
+   * interpreted) took 7-12 s here on two busy cores, Dubbo's most.
+   */
+  private static final Duration TLS_PROBE_TIMEOUT = Duration.ofSeconds(20);
 
   private final RpcFramework<?, ?> framework;
   /** Its name in a run: the framework's, and how it finds its providers when the run compares that. */
@@ -200,7 +205,8 @@ public final class EchoRun {
    */
   public static <C extends RpcClient, R> long probe(RpcFramework<C, R> framework, LoadParams params, Endpoints target,
                                              String source) {
-    Duration timeout = params.timeout().compareTo(PROBE_TIMEOUT) > 0 ? params.timeout() : PROBE_TIMEOUT;
+    Duration least = target.tls() == null ? PROBE_TIMEOUT : TLS_PROBE_TIMEOUT;
+    Duration timeout = params.timeout().compareTo(least) > 0 ? params.timeout() : least;
     R order = framework.order(1, params);
     R reply = null;
     String limit = null;

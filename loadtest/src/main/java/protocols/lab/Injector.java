@@ -50,6 +50,11 @@ public record Injector(int index, int count, Optional<Instant> startAt) {
       throw new IllegalArgumentException("-Dramp with several injectors is not supported: Gatling starts each ramp on"
           + " its own JVM's clock, so their ramps would not line up; leave it out");
     }
+    if (several && params.string("settle", "").equals("auto")) {
+      throw new IllegalArgumentException("-Dsettle=auto settles each injector on its own clock, so their levels would"
+          + " not line up; give a number of seconds (with several injectors the default is "
+          + protocols.load.Warmup.SETTLE_WINDOWS + ")");
+    }
     if (several && !params.faults().isEmpty()) {
       throw new IllegalArgumentException("-Dfaults acts on one injector's embedded server; leave it out with several"
           + " injectors");

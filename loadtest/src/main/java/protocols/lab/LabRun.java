@@ -54,6 +54,7 @@ public final class LabRun implements RunObserver {
   private final FaultWindows faults = new FaultWindows();
   private final FailureWatch watch = new FailureWatch(faults);
   private final List<Warmup> warmups = new CopyOnWriteArrayList<>();
+  private final List<Warmup> settles = new CopyOnWriteArrayList<>();
   private final List<SummaryListener> listeners = new CopyOnWriteArrayList<>();
   private final Set<RpcProtocol<?, ?>> protocolsSeen = Collections.newSetFromMap(new IdentityHashMap<>());
   /** Each protocol's table, by where its client calls (which servers, or which registry). */
@@ -188,6 +189,12 @@ public final class LabRun implements RunObserver {
     return warmup;
   }
 
+  /** Keeps a level's {@code settle} (or the warm-up's rehearsal of a level start), to say what it did. */
+  public Warmup addSettle(Warmup settle) {
+    settles.add(settle);
+    return settle;
+  }
+
   /** {@code listener} is told when the summary is written; its verdict is the run's. */
   public void onSummaryWritten(SummaryListener listener) {
     listeners.add(listener);
@@ -199,6 +206,10 @@ public final class LabRun implements RunObserver {
 
   List<RunInfo.WarmupOutcome> warmupOutcomes() {
     return warmups.stream().map(Warmup::outcome).flatMap(Optional::stream).toList();
+  }
+
+  List<RunInfo.WarmupOutcome> settleOutcomes() {
+    return settles.stream().map(Warmup::outcome).flatMap(Optional::stream).toList();
   }
 
   /**

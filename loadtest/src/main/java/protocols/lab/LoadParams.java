@@ -117,22 +117,22 @@ public final class LoadParams {
     return calls;
   }
 
-  /**
-   * Warm-up before the first level: {@code -Dwarmup=auto} (until throughput is stable, at most
-   * {@code -DwarmupMax} seconds) or a fixed number of seconds, 0 to skip.
-   */
+  /** {@code -Dwarmup} before the first level: auto (until stable, at most -DwarmupMax s), seconds, or 0. */
   public Warmup.Plan warmup() {
-    Duration max = Duration.ofSeconds(intParam("warmupMax", Warmup.DEFAULT_MAX_SECONDS, 4, 3_600));
-    String v = raw("warmup").orElse(DEFAULT_WARMUP);
-    if (v.equals("auto")) {
-      return new Warmup.Plan(true, Duration.ZERO, max);
-    }
-    try {
-      return new Warmup.Plan(false, Duration.ofSeconds(intParam("warmup", 0, 0, 3_600)), max);
-    } catch (IllegalArgumentException e) {
-      throw new IllegalArgumentException("-Dwarmup must be auto or a whole number of seconds from 0 to 3600, got '"
-          + v + "'");
-    }
+    return phase("warmup", DEFAULT_WARMUP, intParam("warmupMax", Warmup.DEFAULT_MAX_SECONDS, 4, 3_600));
+  }
+
+  /**
+   * {@code -Dsettle} before each closed level's measured calls: auto (until steady, bounded), seconds, or 0.
+   * Injectors must start each level together, so with several the default is fixed.
+   */
+  public Warmup.Plan settle() {
+    boolean several = injectors() > 1 || injector().count() > 1;
+    return phase("settle", several ? Integer.toString(Warmup.SETTLE_WINDOWS) : "auto", Warmup.DEFAULT_SETTLE_SECONDS);
+  }
+
+  private Warmup.Plan phase(String name, String defaultValue, int maxSeconds) {
+    return Warmup.Plan.parse(name, raw(name).orElse(defaultValue), Duration.ofSeconds(maxSeconds));
   }
 
   public InvocationMode mode() {
@@ -206,7 +206,7 @@ public final class LoadParams {
    * The shared parameters that shape a run's load, as given: injectors of one run must agree on them
    * (the merge compares them; each framework's own settings are in the summary's protocols).
    */
-  public static final List<String> LOAD_SETTINGS = List.of("levels", "rates", "duration", "calls", "warmup", "warmupMax",
+  public static final List<String> LOAD_SETTINGS = List.of("levels", "rates", "duration", "calls", "warmup", "warmupMax", "settle",
       "mode", "timeout", "syncThreads", "connections", "orderNameChars", "maxMessageBytes", "maxInFlight", "rateStart",
       "autoLevels", "ramp", "koPauseMillis", "maxKoPercent", "serverDelayUs");
 
@@ -372,6 +372,7 @@ public final class LoadParams {
     duration();
     calls();
     warmup();
+    settle();
     modes();
     target();
     timeout();

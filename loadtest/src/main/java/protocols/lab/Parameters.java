@@ -61,6 +61,7 @@ public final class Parameters {
       new Param("calls", "unset", RUNS),
       new Param("warmup", LoadParams.DEFAULT_WARMUP, EnumSet.of(Use.ECHO, Use.SHOOTOUT, Use.STREAMS)),
       new Param("warmupMax", Integer.toString(Warmup.DEFAULT_MAX_SECONDS), EnumSet.of(Use.ECHO, Use.SHOOTOUT, Use.STREAMS)),
+      new Param("settle", "auto", RUNS),
       new Param("mode", "async", CLIENTS),
       new Param("syncThreads", Integer.toString(RpcSettings.DEFAULT_SYNC_THREADS), CLIENTS),
       new Param("timeout", Long.toString(RpcSettings.DEFAULT_TIMEOUT.toMillis()), CLIENTS),

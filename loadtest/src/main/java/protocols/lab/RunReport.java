@@ -73,11 +73,12 @@ final class RunReport {
     List<StreamStats> streams = run.streams().snapshot(name -> requests.stream().filter(r -> r.name().equals(name))
         .mapToDouble(RequestStats::durationSeconds).filter(d -> d > 0).findFirst());
     List<RunInfo.WarmupOutcome> warmups = run.warmupOutcomes();
+    List<RunInfo.WarmupOutcome> settles = run.settleOutcomes();
     List<RunInfo.FaultOutcome> faults = run.faults().outcomes();
-    RunAnalysis analysis = RunAnalysis.of(requests, cpu, warmups, faults, run::ownServers)
+    RunAnalysis analysis = RunAnalysis.of(requests, cpu, warmups, settles, faults, run::ownServers)
         .withCpuNotSampledBecause(cpuNotSampled);
     RunInfo info = RunInfo.ofRun(run.protocols(), interrupted, injector(), startedAt,
-        folder.toAbsolutePath().getFileName().toString(), run.params().loadSettings(), warmups, faults);
+        folder.toAbsolutePath().getFileName().toString(), run.params().loadSettings(), warmups, faults, settles);
     Path page = folder.resolve(RpcReportPage.FILE);
     try {
       Path file = Summaries.write(folder.resolve(Summaries.FILE), new Summaries.Summary(info, analysis.warnings(),

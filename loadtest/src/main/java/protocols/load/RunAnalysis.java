@@ -122,27 +122,30 @@ public final class RunAnalysis {
   /** As above, with the outcomes of injected faults. */
   public static RunAnalysis of(List<RequestStats> requests, Optional<CpuSampler> cpu,
                                List<RunInfo.WarmupOutcome> warmups, List<RunInfo.FaultOutcome> faults) {
-    return of(requests, cpu, warmups, faults, r -> null);
+    return of(requests, cpu, warmups, List.of(), faults, r -> null);
   }
 
   /**
-   * As above; {@code ownServers} tells, per request, which server processes are its own (its CPU per
-   * call counts only theirs), or null for every server the lab started.
+   * As above, with what each level's settle did ({@code settles}, by the level's name); {@code
+   * ownServers} tells, per request, which server processes are its own (its CPU per call counts only
+   * theirs), or null for every server the lab started.
    */
   public static RunAnalysis of(List<RequestStats> requests, Optional<CpuSampler> cpu,
-                               List<RunInfo.WarmupOutcome> warmups, List<RunInfo.FaultOutcome> faults,
+                               List<RunInfo.WarmupOutcome> warmups, List<RunInfo.WarmupOutcome> settles,
+                               List<RunInfo.FaultOutcome> faults,
                                java.util.function.Function<RequestStats, java.util.function.LongPredicate> ownServers) {
     List<Assessment> levels = new ArrayList<>();
     List<Warning> warnings = new ArrayList<>();
-    for (RunInfo.FaultOutcome f : faults) {
-      if (f.restoredSeconds() != null && f.recovered() == null) {
-        warnings.add(new Warning(f.request(), "recovery-not-seen", "the level ended at " + f.levelEndSeconds()
-            + " s, before an OK call or " + Faults.RECOVERY_BOUND.toSeconds() + " s after the server came back at "
-            + f.restoredSeconds() + " s: lengthen -Dduration to see the recovery"));
-      } else if (Boolean.FALSE.equals(f.recovered())) {
-        warnings.add(new Warning(f.request(), "no-recovery", "no OK call within "
-            + Faults.RECOVERY_BOUND.toSeconds() + " s of the server coming back (first OK after "
-            + (f.firstOkAfterRestoreMillis() == null ? "never" : f.firstOkAfterRestoreMillis() + " ms") + ")"));
+    Map<String, RunInfo.WarmupOutcome> settleOf = new java.util.HashMap<>();
+    for (RunInfo.WarmupOutcome s : settles) {
+      settleOf.put(s.request(), s);
+      if (Boolean.FALSE.equals(s.stable())) {
+        boolean rehearsal = warmups.stream().anyMatch(w -> w.request().equals(s.request()));
+        warnings.add(new Warning(s.request(), "not-settled", "its 1-second windows were not steady after " + s.seconds()
+            + " s of settling (" + (rehearsal ? "" : "-Dsettle ") + s.plan() + "): " + (rehearsal
+            ? "the warm-up's rehearsal of a level's start ended there, and the first level may still start slow"
+            : "measured anyway, so its first seconds may still be climbing; a fixed -Dsettle of more seconds gives it"
+            + " longer")));
       }
     }
     for (RunInfo.WarmupOutcome w : warmups) {
@@ -208,9 +211,9 @@ public final class RunAnalysis {
       } else if (steadiness[0] > MAX_SPREAD || Math.abs(steadiness[1]) > MAX_TREND) {
         warnings.add(new Warning(r.name(), "not-steady", String.format(java.util.Locale.ROOT,
             "throughput was not at steady state: 1-second windows spread %.0f%% (limit %.0f%%) and %s %.0f%% across"
-                + " the level (limit %.0f%%); lengthen -Dwarmup (or use -Dwarmup=auto) or -Dduration",
+                + " the level (limit %.0f%%); %s",
             steadiness[0] * 100, MAX_SPREAD * 100, steadiness[1] >= 0 ? "rose" : "fell",
-            Math.abs(steadiness[1]) * 100, MAX_TREND * 100)));
+            Math.abs(steadiness[1]) * 100, MAX_TREND * 100, unsteadyAdvice(settleOf.get(r.name()), shares))));
       }
       boolean saturated = saturation != null && saturation.saturated(); // a queue that grows is its verdict
       (saturated ? Optional.<String>empty() : latencyDrift(p50s, p99s, latency)).ifPresent(why -> warnings.add(new Warning(r.name(), "latency-not-steady",
@@ -220,6 +223,22 @@ public final class RunAnalysis {
     }
     boolean sampled = levels.stream().anyMatch(l -> l.cpu() != null);
     return new RunAnalysis(levels, warnings, sampled ? Optional.empty() : Optional.of("the CPU was not sampled"));
+  }
+
+  /** What would help a level that was not steady, given its settle (null: none) and CPU shares. */
+  static String unsteadyAdvice(RunInfo.WarmupOutcome settle, CpuSampler.Shares shares) {
+    String busy = shares != null && shares.rest() > MAX_REST_SHARE / 2 ? "; other work took "
+        + Numbers.pct(shares.rest()) + " of the machine meanwhile: a quieter machine would" : "";
+    if (settle == null || settle.seconds() == 0) {
+      return "it was measured from its first call: let it settle first (-Dsettle=auto, the default, or a number of"
+          + " seconds)" + busy;
+    }
+    if (Boolean.FALSE.equals(settle.stable())) {
+      return "it did not settle within " + settle.seconds() + " s (see its not-settled warning): a fixed -Dsettle of"
+          + " more seconds" + busy;
+    }
+    return "it was measured after settling for " + settle.seconds() + " s (-Dsettle=" + settle.plan()
+        + "), so the swing is within the level: a longer -Dduration averages it" + busy;
   }
 
   /**

@@ -16,7 +16,9 @@ import protocols.stats.RunInfo;
 /**
  * The warm-up before the first level: a fixed number of seconds, or ({@code -Dwarmup=auto}) until
  * the completions per second are stable, bounded by {@code -DwarmupMax}. Each warm-up records how
- * long it took and whether it reached stability; the run's summary and report show it.
+ * long it took and whether it reached stability; the run's summary and report show it. A level's
+ * settle ({@code -Dsettle}) is the same loop on the level's own users, judged over
+ * {@link #SETTLE_WINDOWS} windows: a level that starts slow is measured once it is steady.
  */
 public final class Warmup {
   /**
@@ -24,11 +26,30 @@ public final class Warmup {
    * to half their limits. Ten, because a JIT-heavy client (Dubbo, measured) plateaus for 4-5 s between
    * compilations and would pass a shorter test while still getting faster.
    */
-  static final int STABLE_WINDOWS = 10;
+  public static final int STABLE_WINDOWS = 10;
   public static final int DEFAULT_MAX_SECONDS = 60;
+  /**
+   * A level's settle: its last this many windows steady by the warm-up's rule. Three, the fewest that
+   * show a trend; a level's start after a warm-up costs recompilations of seconds, not a JIT's plateaus.
+   */
+  public static final int SETTLE_WINDOWS = 3;
+  /** {@code -Dsettle=auto}'s bound: a level that is not steady by then is measured anyway, and warned of. */
+  public static final int DEFAULT_SETTLE_SECONDS = 10;
 
   /** {@code -Dwarmup}: {@code auto}, or a fixed number of seconds (0 skips); {@code max} bounds auto. */
   public record Plan(boolean auto, Duration fixed, Duration max) {
+    /** {@code -D<name>=<value>}: {@code auto} (bounded by {@code max}) or whole seconds from 0 to 3600. */
+    public static Plan parse(String name, String value, Duration max) {
+      if (value.equals("auto")) {
+        return new Plan(true, Duration.ZERO, max);
+      }
+      if (!value.matches("\\d{1,4}") || Integer.parseInt(value) > 3_600) {
+        throw new IllegalArgumentException("-D" + name + " must be auto or a whole number of seconds from 0 to 3600,"
+            + " got '" + value + "'");
+      }
+      return new Plan(false, Duration.ofSeconds(Integer.parseInt(value)), max);
+    }
+
     public boolean skipped() {
       return !auto && fixed.isZero();
     }
@@ -40,25 +61,45 @@ public final class Warmup {
     public String describe() {
       return auto ? "auto (at most " + max.toSeconds() + " s)" : fixed.toSeconds() + " s";
     }
+
+    /**
+     * The warm-up's rehearsal of a level's start: auto, until steady by a settle's rule, at most
+     * {@link #DEFAULT_SETTLE_SECONDS}; after a fixed warm-up, as long as it, within that bound.
+     */
+    public Plan rehearsal() {
+      Duration bound = Duration.ofSeconds(DEFAULT_SETTLE_SECONDS);
+      return auto ? new Plan(true, Duration.ZERO, bound) : new Plan(false, fixed.compareTo(bound) < 0 ? fixed : bound,
+          bound);
+    }
   }
 
   private final String request;
   private final Plan plan;
+  private final int stableWindows;
   private final AtomicLongArray windows;
   private volatile long startNanos;
   private volatile long endNanos;
   private volatile boolean stable;
   private volatile int checkedSecond = -1;
 
-  private Warmup(String request, Plan plan) {
+  private Warmup(String request, Plan plan, int stableWindows) {
     this.request = request;
     this.plan = plan;
+    this.stableWindows = stableWindows;
     this.windows = new AtomicLongArray((int) plan.limit().toSeconds() + 2);
   }
 
   /** The warm-up of the request {@code request} (its run keeps it, to say what it did). */
   public static Warmup of(String request, Plan plan) {
-    return new Warmup(request, plan);
+    return new Warmup(request, plan, STABLE_WINDOWS);
+  }
+
+  /**
+   * The settle of the level {@code level}: the loop its users run, under another request name, before
+   * its measured calls; its outcome is the level's.
+   */
+  public static Warmup settling(String level, Plan plan) {
+    return new Warmup(level, plan, SETTLE_WINDOWS);
   }
 
   /**
@@ -125,7 +166,7 @@ public final class Warmup {
     int fullSeconds = (int) (elapsed / 1_000_000_000L);
     if (plan.auto() && fullSeconds != checkedSecond) {
       checkedSecond = fullSeconds;
-      if (isStable(windows, fullSeconds)) {
+      if (isStable(windows, fullSeconds, stableWindows)) {
         finish(now, true);
         return false;
       }
@@ -152,12 +193,17 @@ public final class Warmup {
 
   /** The last {@link #STABLE_WINDOWS} of the first {@code full} windows spread and trend by at most half the levels' limits. */
   public static boolean isStable(AtomicLongArray windows, int full) {
-    if (full < STABLE_WINDOWS) {
+    return isStable(windows, full, STABLE_WINDOWS);
+  }
+
+  /** The last {@code n} of the first {@code full} windows spread and trend by at most half the levels' limits. */
+  public static boolean isStable(AtomicLongArray windows, int full, int n) {
+    if (full < n) {
       return false;
     }
-    long[] last = new long[STABLE_WINDOWS];
-    for (int i = 0; i < STABLE_WINDOWS; i++) {
-      last[i] = windows.get(full - STABLE_WINDOWS + i);
+    long[] last = new long[n];
+    for (int i = 0; i < n; i++) {
+      last[i] = windows.get(full - n + i);
     }
     double[] steadiness = RunAnalysis.steadiness(last);
     return last[0] > 0 && steadiness[0] <= RunAnalysis.MAX_SPREAD / 2 && Math.abs(steadiness[1]) <= RunAnalysis.MAX_TREND / 2;

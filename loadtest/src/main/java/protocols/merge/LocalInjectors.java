@@ -74,11 +74,12 @@ public final class LocalInjectors {
    * {@code -DstartDelay} seconds from launching the injectors to their first level: JVM start, the probe
    * and the warm-up must fit in it, or every level starts late (each is planned from the first).
    * Default 20 s plus the warm-up's bound: a fixed {@code -Dwarmup}, or {@code -DwarmupMax} for auto
-   * (an automatic warm-up of two injectors sharing a machine ran to its 60 s limit here).
+   * (an automatic warm-up of two injectors sharing a machine ran to its 60 s limit here), and its
+   * rehearsal of a level's start (its bound and a population's gap).
    */
   static Duration startDelay(LoadParams params) {
     Warmup.Plan warmup = params.warmup();
-    long bound = warmup.skipped() ? 0 : warmup.auto() ? warmup.max().toSeconds() : warmup.fixed().toSeconds();
+    long bound = warmup.skipped() ? 0 : warmup.limit().toSeconds() + warmup.rehearsal().limit().toSeconds() + 2;
     return Duration.ofSeconds(params.intParam("startDelay", (int) Math.min(3_600, bound + 20), 5, 3_600));
   }
 

@@ -165,7 +165,7 @@ public final class MergeCommand {
     }
     boolean interrupted = runs.stream().anyMatch(InjectorRun::interrupted);
     RunInfo run = new RunInfo(runs.get(0).protocols(), interrupted, null, null, null, null, runs.get(0).settings(),
-        null, null, true, injectors, result.perInjector(), null, null, null, null, null, null, null);
+        null, null, true, injectors, result.perInjector(), null, null, null, null, null, null, null, null);
     Map<String, Validity> validity = new LinkedHashMap<>();
     result.analysis().levels().forEach(l -> validity.put(l.request(), l.validity()));
     Path summary = Summaries.write(out.resolve(Summaries.FILE), new Summaries.Summary(run,

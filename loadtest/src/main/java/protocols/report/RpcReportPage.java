@@ -49,9 +49,14 @@ public final class RpcReportPage {
     List<Map<String, Object>> levels = new ArrayList<>();
     List<Map<String, Object>> open = new ArrayList<>();
     List<Map<String, Object>> koReasons = new ArrayList<>();
+    Map<String, RunInfo.WarmupOutcome> settles = new HashMap<>();
+    if (run.settles() != null) {
+      run.settles().forEach(s -> settles.put(s.request(), s));
+    }
     for (RequestStats r : requests) {
       RunAnalysis.Assessment a = analysis.level(r.name()).orElse(null);
       Map<String, Object> row = new HashMap<>();
+      row.put("settle", settles.get(r.name()));
       row.put("stats", r);
       row.put("assessment", a);
       row.put("cpu", a == null ? null : a.cpu());

@@ -53,6 +53,8 @@ public final class PlainDriver {
 
   /** The warm-up's calls, recorded apart from the levels'. */
   private static final String WARMUP = "warm-up";
+  /** The warm-up's steadiness rule, as a Gatling run's ({@link Warmup#isStable(AtomicLongArray, int)}). */
+  private static final int WARMUP_WINDOWS = Warmup.STABLE_WINDOWS;
 
   private PlainDriver() {}
 
@@ -79,6 +81,7 @@ public final class PlainDriver {
     LatencyRecorder recorder = new LatencyRecorder();
     Map<String, Double> cpuPerCall = new LinkedHashMap<>();
     List<RunInfo.WarmupOutcome> warmupOutcome = new ArrayList<>();
+    List<RunInfo.WarmupOutcome> settleOutcomes = new ArrayList<>();
     boolean complete = true;
     // Event loops like Gatling's: the clients that can run on them (gRPC, the ceiling) get the same
     // connections, one per loop, as in the Gatling run, and each user's calls stay on one loop.
@@ -89,13 +92,19 @@ public final class PlainDriver {
           params.koPause().toNanos(), params.syncThreads(), params, timeouts, new AtomicLong());
       List<Integer> levels = params.levels();
       Warmup.Plan warmup = params.warmup();
+      Warmup.Plan settle = params.settle();
       if (!warmup.skipped()) {
         int users = Math.min(20, levels.stream().mapToInt(Integer::intValue).max().orElse(1));
-        complete &= warmUp(driver, users, warmup, warmupOutcome);
+        complete &= untilSteady(driver, users, warmup, WARMUP, WARMUP_WINDOWS, Level.warmup(null, mode).name(),
+            warmupOutcome);
       }
       for (int clients : levels) {
         Level level = Level.closed(null, clients, mode);
         String name = level.name();
+        if (!settle.skipped()) {
+          complete &= untilSteady(driver, clients, settle, level.settle().name(), Warmup.SETTLE_WINDOWS, name,
+              settleOutcomes);
+        }
         recorder.describe(name, level);
         long cpu0 = processCpuNanos();
         long deadline = System.nanoTime() + params.duration().toNanos();
@@ -111,19 +120,20 @@ public final class PlainDriver {
       loops.shutdownGracefully(0, 1, TimeUnit.SECONDS);
     }
     RunInfo run = RunInfo.ofPlainDriver(framework.name(), mode.label(), target.targets().get(0).toString(), complete,
-        warmupOutcome.isEmpty() ? null : warmupOutcome.get(0), cpuPerCall);
+        warmupOutcome.isEmpty() ? null : warmupOutcome.get(0), cpuPerCall, settleOutcomes);
     Summaries.write(out, new Summaries.Summary(run, List.of(), recorder.snapshot(), Map.of()));
     System.out.println("plain driver " + framework.name() + " (" + mode.label() + "): " + out.toAbsolutePath());
     return complete ? 0 : 1;
   }
 
   /**
-   * The warm-up as Gatling's: its users call without a break until the plan says stop (a fixed time,
-   * or OK completions per second steady for {@link Warmup#STABLE_WINDOWS} seconds, at most its
-   * limit); {@code outcome} gets what it did, as a Gatling run's summary does.
+   * The warm-up, or a level's settle, as Gatling's: its users call under {@code name} without a break
+   * until the plan says stop (a fixed time, or OK completions per second steady for the last {@code
+   * windows} seconds, at most its limit); {@code outcome} gets what it did, as {@code request}'s.
    */
-  private static <C extends RpcClient, R> boolean warmUp(Driver<C, R> driver, int users, Warmup.Plan plan,
-                                                         List<RunInfo.WarmupOutcome> outcome)
+  private static <C extends RpcClient, R> boolean untilSteady(Driver<C, R> driver, int users, Warmup.Plan plan,
+                                                              String name, int windows, String request,
+                                                              List<RunInfo.WarmupOutcome> outcome)
       throws InterruptedException {
     LatencyRecorder calls = new LatencyRecorder();
     AtomicBoolean stop = new AtomicBoolean();
@@ -132,20 +142,19 @@ public final class PlainDriver {
     long limit = start + plan.limit().toNanos();
     long startedBefore = driver.usersStarted().get();
     boolean complete = driver.level(users, plan.limit(), () -> !stop.get() && System.nanoTime() < limit,
-        Optional.empty(), calls, WARMUP, () -> {
+        Optional.empty(), calls, name, () -> {
           if (plan.auto() && !stop.get()) {
-            long[] ok = calls.stats(WARMUP).map(RequestStats::okWindows).orElse(new long[0]);
+            long[] ok = calls.stats(name).map(RequestStats::okWindows).orElse(new long[0]);
             int full = (int) Math.min(ok.length, (System.nanoTime() - start) / 1_000_000_000L);
-            if (Warmup.isStable(new AtomicLongArray(ok), full)) {
+            if (Warmup.isStable(new AtomicLongArray(ok), full, windows)) {
               stable.set(true);
               stop.set(true);
             }
           }
         });
     // usersStarted: once each, as they never stop between checks
-    outcome.add(new RunInfo.WarmupOutcome(Level.warmup(null, driver.mode()).name(), plan.describe(),
-        Math.round((System.nanoTime() - start) / 1e8) / 10.0, plan.auto() ? stable.get() : null, users,
-        driver.usersStarted().get() - startedBefore));
+    outcome.add(new RunInfo.WarmupOutcome(request, plan.describe(), Math.round((System.nanoTime() - start) / 1e8) / 10.0,
+        plan.auto() ? stable.get() : null, users, driver.usersStarted().get() - startedBefore));
     return complete;
   }
 

@@ -40,7 +40,7 @@ import protocols.rpc.InvocationMode;
  */
 public final class Shootout {
   /** The shared -D parameters a plain-driver JVM takes over from the shootout (and the frameworks' own). */
-  static final List<String> PASSED_TO_PLAIN = List.of("levels", "duration", "calls", "warmup", "warmupMax", "timeout",
+  static final List<String> PASSED_TO_PLAIN = List.of("levels", "duration", "calls", "warmup", "warmupMax", "settle", "timeout",
       "syncThreads", "connections", "orderNameChars", "maxMessageBytes", "koPauseMillis");
   /** The load settings that are not the plain driver's: open-model levels and ramps are refused with it. */
   static final java.util.Set<String> NOT_FOR_PLAIN = java.util.Set.of(

@@ -4,7 +4,7 @@ import protocols.rpc.InvocationMode;
 
 /**
  * What a recorded request is, as a value: a closed level of N clients, a rate level of R calls/s, a
- * warm-up or the ramp before a level, of one framework (in a run of several) and mode, or those of
+ * warm-up, or the ramp or settle before a level, of one framework (in a run of several) and mode, or those of
  * its calls that fell in an injected fault's window. Its request name, the one Gatling and the
  * summary show, is made here and only here ({@link #name}), never parsed back but from summaries
  * written before levels were recorded ({@link Summaries}).
@@ -12,7 +12,7 @@ import protocols.rpc.InvocationMode;
  * @param framework the framework, when the run has several (its name is then the request name's prefix); else null
  * @param call what the level calls: {@code echo} in the lab's levels, the request's own name in a simulation's
  * @param mode the invocation model of the lab's levels; null for a simulation's own open-model levels
- * @param kind closed, rate, warm-up or a ramp
+ * @param kind closed, rate, warm-up, a ramp or a settle
  * @param size clients or calls/s; 0 for a warm-up
  * @param duringFault the calls of the level that started in an injected fault's window
  */
@@ -23,9 +23,9 @@ public record Level(String framework, String call, InvocationMode mode, Kind kin
 
   /** What sort of level. */
   public enum Kind {
-    CLOSED, RATE, WARMUP, RAMP_TO_CLIENTS, RAMP_TO_RATE;
+    CLOSED, RATE, WARMUP, RAMP_TO_CLIENTS, RAMP_TO_RATE, SETTLE_AT_CLIENTS;
 
-    /** Whether a level of this kind is a measurement (a warm-up and a ramp are not). */
+    /** Whether a level of this kind is a measurement (a warm-up, a ramp and a settle are not). */
     public boolean measured() {
       return this == CLOSED || this == RATE;
     }
@@ -52,6 +52,11 @@ public record Level(String framework, String call, InvocationMode mode, Kind kin
         duringFault);
   }
 
+  /** The settle before this closed level's measured calls: {@code settle at N clients (mode)}. */
+  public Level settle() {
+    return new Level(framework, call, mode, Kind.SETTLE_AT_CLIENTS, size, duringFault);
+  }
+
   /** The calls of this level that started in an injected fault's window. */
   public Level inFaultWindow() {
     return new Level(framework, call, mode, kind, size, true);
@@ -62,7 +67,7 @@ public record Level(String framework, String call, InvocationMode mode, Kind kin
     return new Level(null, call, null, Kind.RATE, callsPerSecond, false);
   }
 
-  /** Whether its figures are a measurement: not a warm-up, not a ramp. */
+  /** Whether its figures are a measurement: not a warm-up, a ramp or a settle. */
   public boolean measured() {
     return kind.measured();
   }
@@ -86,6 +91,7 @@ public record Level(String framework, String call, InvocationMode mode, Kind kin
       case WARMUP -> prefix + "warm-up";
       case RAMP_TO_CLIENTS -> (mode == null ? call + " " : prefix) + "ramp to " + size + " clients";
       case RAMP_TO_RATE -> (mode == null ? call + " " : prefix) + "ramp to " + size + " calls/s";
+      case SETTLE_AT_CLIENTS -> (mode == null ? call + " " : prefix) + "settle at " + size + " clients";
     };
     return what + tag + (duringFault ? DURING_FAULT : "");
   }
@@ -98,6 +104,7 @@ public record Level(String framework, String call, InvocationMode mode, Kind kin
       case WARMUP -> "warm-up";
       case RAMP_TO_CLIENTS -> "ramp to " + size + " clients";
       case RAMP_TO_RATE -> "ramp to " + size + " calls/s";
+      case SETTLE_AT_CLIENTS -> "settle at " + size + " clients";
     };
   }
 

@@ -15,7 +15,7 @@ public record RunInfo(List<Map<String, Object>> protocols, Boolean interrupted, 
                       List<WarmupOutcome> warmups, List<FaultOutcome> faults, Boolean merged,
                       List<MergedInjector> injectors, Map<String, List<InjectorLevel>> perInjector, String driver,
                       String framework, String mode, String target, Boolean complete, WarmupOutcome warmup,
-                      Map<String, Double> cpuMicrosPerCall) {
+                      Map<String, Double> cpuMicrosPerCall, List<WarmupOutcome> settles) {
   /**
    * A protocol table's key for what each of its framework's providers served, by their own count: a
    * list of {@code {provider, address, served}}.
@@ -27,19 +27,28 @@ public record RunInfo(List<Map<String, Object>> protocols, Boolean interrupted, 
   public static RunInfo ofRun(List<Map<String, Object>> protocols, boolean interrupted, Injector injector,
                               long startedAtEpochMillis, String gatlingRun, Map<String, String> settings,
                               List<WarmupOutcome> warmups, List<FaultOutcome> faults) {
+    return ofRun(protocols, interrupted, injector, startedAtEpochMillis, gatlingRun, settings, warmups, faults,
+        List.of());
+  }
+
+  /** As above, with what each level's settle (and the warm-up's rehearsal of a level start) did. */
+  public static RunInfo ofRun(List<Map<String, Object>> protocols, boolean interrupted, Injector injector,
+                              long startedAtEpochMillis, String gatlingRun, Map<String, String> settings,
+                              List<WarmupOutcome> warmups, List<FaultOutcome> faults, List<WarmupOutcome> settles) {
     return new RunInfo(protocols, interrupted, injector, java.time.Instant.ofEpochMilli(startedAtEpochMillis).toString(),
         startedAtEpochMillis, gatlingRun, settings, warmups, faults.isEmpty() ? null : faults, null, null, null, null,
-        null, null, null, null, null, null);
+        null, null, null, null, null, null, settles.isEmpty() ? null : settles);
   }
 
   /**
-   * A plain-driver run: its framework, mode and target, whether every level ran whole, its warm-up, and
-   * its JVM's CPU per call (µs) by request name.
+   * A plain-driver run: its framework, mode and target, whether every level ran whole, its warm-up, its
+   * JVM's CPU per call (µs) by request name, and its levels' settles.
    */
   public static RunInfo ofPlainDriver(String framework, String mode, String target, boolean complete,
-                                      WarmupOutcome warmup, Map<String, Double> cpuMicrosPerCall) {
+                                      WarmupOutcome warmup, Map<String, Double> cpuMicrosPerCall,
+                                      List<WarmupOutcome> settles) {
     return new RunInfo(null, null, null, null, null, null, null, null, null, null, null, null, "plain", framework,
-        mode, target, complete, warmup, cpuMicrosPerCall);
+        mode, target, complete, warmup, cpuMicrosPerCall, settles.isEmpty() ? null : settles);
   }
 
   /** Which injector of a multi-injector run wrote it, and when its first level was to start. */
@@ -49,7 +58,10 @@ public record RunInfo(List<Map<String, Object>> protocols, Boolean interrupted, 
     public static final Injector ALONE = new Injector(0, 1, null, null, null, null);
   }
 
-  /** What a warm-up did: its plan, how long it took, whether it got steady (auto only). */
+  /**
+   * What a warm-up or a level's settle did: its plan, how long it took, whether it got steady (auto
+   * only); a settle's request is the level it came before.
+   */
   @JsonInclude(JsonInclude.Include.NON_NULL)
   public record WarmupOutcome(String request, String plan, double seconds, Boolean stable, Integer users,
                               Long usersStarted) {

@@ -1,6 +1,7 @@
 package protocols.lab;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -178,6 +179,7 @@ class LoadParamsTest {
         Map.of("injectors", "2", "rates", "auto"),
         Map.of("injector", "0/2", "rates", "auto"),
         Map.of("injectors", "2", "ramp", "5"),
+        Map.of("injectors", "2", "settle", "auto"),
         Map.of("injector", "1/2", "faults", "stop@1s,cont@2s"))) {
       assertThrows(IllegalArgumentException.class, () -> new LoadParams(bad).validate(), bad.toString());
     }
@@ -185,6 +187,20 @@ class LoadParamsTest {
     IllegalArgumentException shootout = assertThrows(IllegalArgumentException.class,
         () -> new LoadParams(Map.of("injectors", "2")).singleInjector("RpcShootout"));
     assertTrue(shootout.getMessage().startsWith("RpcShootout runs as one injector"), shootout.getMessage());
+  }
+
+  @Test
+  void eachLevelSettlesUntilSteadyByDefaultAndForAFixedTimeWhenInjectorsMustLineUp() {
+    assertEquals(new protocols.load.Warmup.Plan(true, java.time.Duration.ZERO, java.time.Duration.ofSeconds(10)),
+        new LoadParams(Map.of()).settle());
+    assertTrue(new LoadParams(Map.of("settle", "0")).settle().skipped());
+    assertEquals(java.time.Duration.ofSeconds(3), new LoadParams(Map.of("injectors", "2")).settle().limit());
+    assertFalse(new LoadParams(Map.of("injector", "1/2", "startAt", "2026-11-30T21:00:30Z")).settle().auto());
+    assertEquals(java.time.Duration.ofSeconds(5), new LoadParams(Map.of("injectors", "2", "settle", "5")).validate()
+        .settle().fixed());
+    IllegalArgumentException bad = assertThrows(IllegalArgumentException.class,
+        () -> new LoadParams(Map.of("settle", "later")).validate());
+    assertTrue(bad.getMessage().startsWith("-Dsettle must be auto or a whole number of seconds"), bad.getMessage());
   }
 
   @Test

@@ -168,4 +168,33 @@ class RunAnalysisTest {
     assertEquals(List.of(), warm.warnings());
     assertEquals(0.07, warm.levels().get(0).latencySpread(), 0.01);
   }
+
+  @Test
+  void anUnsteadyLevelsAdviceNamesWhatWouldHelpGivenItsSettle() {
+    long[] rising = {110, 132, 123, 144, 139, 137, 133, 145, 145, 144, 151, 158, 163, 160, 165, 100};
+    String name = "echo 20 clients (async)";
+    String unsettled = only(RunAnalysis.of(List.of(level(name, rising)), Optional.empty(), List.of(), List.of(),
+        List.of(), r -> null), "not-steady");
+    assertTrue(unsettled.contains("measured from its first call") && unsettled.contains("-Dsettle=auto"), unsettled);
+    assertFalse(unsettled.contains("-Dwarmup"), "a longer warm-up does not help a level's start: " + unsettled);
+
+    RunInfo.WarmupOutcome settled = new RunInfo.WarmupOutcome(name, "auto (at most 10 s)", 3.4, true, null, null);
+    String after = only(RunAnalysis.of(List.of(level(name, rising)), Optional.empty(), List.of(), List.of(settled),
+        List.of(), r -> null), "not-steady");
+    assertTrue(after.contains("after settling for 3.4 s") && after.contains("-Dduration"), after);
+
+    RunInfo.WarmupOutcome bounded = new RunInfo.WarmupOutcome(name, "auto (at most 10 s)", 10.0, false, null, null);
+    RunAnalysis a = RunAnalysis.of(List.of(level(name, rising)), Optional.empty(), List.of(), List.of(bounded),
+        List.of(), r -> null);
+    assertEquals(List.of("not-settled", "not-steady"), kinds(a));
+    assertTrue(only(a, "not-settled").contains("measured anyway") && only(a, "not-settled").contains("auto (at most 10 s)"),
+        only(a, "not-settled"));
+    assertTrue(only(a, "not-steady").contains("did not settle within 10.0 s"), only(a, "not-steady"));
+  }
+
+  private static String only(RunAnalysis a, String kind) {
+    List<String> messages = a.warnings().stream().filter(w -> w.kind().equals(kind)).map(Warning::message).toList();
+    assertEquals(1, messages.size(), kind + ": " + a.warnings());
+    return messages.get(0);
+  }
 }

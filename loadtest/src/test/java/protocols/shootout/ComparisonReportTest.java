@@ -40,7 +40,7 @@ class ComparisonReportTest {
       recorder.describe(level.name(), level);
     }
     Summaries.write(file, new Summaries.Summary(RunInfo.ofPlainDriver("dubbo", "async", "127.0.0.1:1", true, null,
-        Map.of()), List.of(), recorder.snapshot(), Map.of()));
+        Map.of(), List.of()), List.of(), recorder.snapshot(), Map.of()));
   }
 
   @Test

@@ -1,0 +1,106 @@
+package simulations;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import java.nio.file.Path;
+import java.nio.file.Paths;
+import java.time.Duration;
+import java.util.Arrays;
+import java.util.Map;
+import java.util.Optional;
+import java.util.stream.StreamSupport;
+import org.junit.jupiter.api.Test;
+
+/**
+ * A level's start: measured at full speed after the warm-up's rehearsal of one, and, when it starts
+ * slow all the same, measured only once it has settled (issue 48).
+ */
+class SettleIT {
+  private static final Path RESULTS = Paths.get("target", "it-results", "settle");
+  private static final Duration LIMIT = Duration.ofMinutes(3);
+  /**
+   * A level's first second against its median: the stall this guards against gave 0.17-0.42 (gRPC and
+   * Thrift at 1 client); a busy machine's noise moves a second by far less than half.
+   */
+  private static final double FIRST_WINDOW_SHARE = 0.5;
+
+  @Test
+  void aLevelAfterAWarmUpAtItsOwnConcurrencyStartsAtFullSpeedWithoutASettle() throws Exception {
+    GatlingProcess.Result run = GatlingProcess.run("GrpcEcho", Map.of("levels", "1", "duration", "5", "warmup", "auto",
+        "warmupMax", "20", "settle", "0"), RESULTS.resolve("no-settle"), LIMIT);
+    assertEquals(0, run.exitCode(), run.output());
+    JsonNode summary = run.summary();
+    JsonNode rehearsal = settleOf(summary, "warm-up (async)").orElseThrow(() -> new AssertionError(
+        "the warm-up rehearses a level's start: " + summary.get("run")));
+    assertTrue(rehearsal.get("seconds").asDouble() > 0, rehearsal.toString());
+    assertTrue(settleOf(summary, "echo 1 clients (async)").isEmpty(), "-Dsettle=0: no settle");
+    long[] windows = fullWindows(summary.get("requests").get("echo 1 clients (async)"));
+    assertTrue(windows.length >= 4, Arrays.toString(windows));
+    assertTrue(windows[0] >= FIRST_WINDOW_SHARE * median(windows), "the level's first second collapsed: "
+        + Arrays.toString(windows));
+  }
+
+  @Test
+  void aLevelWhoseFirstSecondsAreSlowIsMeasuredOnlyOnceItHasSettled() throws Exception {
+    // No warm-up: a cold JVM's first seconds climb; the level's own users settle it before it is measured.
+    GatlingProcess.Result run = GatlingProcess.run("ThriftEcho", Map.of("levels", "5", "duration", "4", "warmup", "0",
+        "settle", "auto"), RESULTS.resolve("cold"), LIMIT);
+    assertEquals(0, run.exitCode(), run.output());
+    JsonNode summary = run.summary();
+    String level = "echo 5 clients (async)";
+    JsonNode settle = settleOf(summary, level).orElseThrow(() -> new AssertionError(summary.get("run").toString()));
+    double seconds = settle.get("seconds").asDouble();
+    assertTrue(seconds >= 3 && seconds <= 11.5, "at least three windows, at most the 10-s bound: " + settle);
+    JsonNode settling = summary.get("requests").get("settle at 5 clients (async)");
+    assertTrue(settling != null && settling.get("count").asLong() > 0, "the settle's calls are a row of their own");
+    assertEquals("SETTLE_AT_CLIENTS", settling.get("level").get("kind").asText());
+    assertTrue(settling.get("validity").get("warmup").asBoolean(), "the settle is not measured");
+    assertTrue(summary.get("run").get("warmups") == null, "no warm-up: " + summary.get("run"));
+    long[] measured = fullWindows(summary.get("requests").get(level));
+    long[] cold = fullWindows(settling);
+    if (settle.get("stable").asBoolean()) {
+      assertTrue(cold[0] < median(measured), "the cold start was slower than the level: settle " + Arrays.toString(cold)
+          + ", level " + Arrays.toString(measured));
+      assertTrue(measured[0] >= FIRST_WINDOW_SHARE * median(measured), "measured once settled: "
+          + Arrays.toString(measured));
+    } else {
+      assertTrue(StreamSupport.stream(summary.get("warnings").spliterator(), false)
+          .anyMatch(w -> w.get("kind").asText().equals("not-settled") && w.get("request").asText().equals(level)),
+          "a level measured unsettled says so: " + summary.get("warnings"));
+    }
+    if (Chromium.available()) {
+      String dom = Chromium.run("--dump-dom", run.runFolder().resolve("rpc-report.html").toUri().toString());
+      int at = dom.indexOf("<tr data-request=\"" + level + "\"");
+      String row = dom.substring(at, dom.indexOf("</tr>", at));
+      assertTrue(row.contains("<td class=\"settle\">" + settle.get("seconds").asText()), "the settle in its row: " + row);
+      assertFalse(dom.contains("lengthen -Dwarmup"), "the advice names what helps");
+    }
+  }
+
+  private static Optional<JsonNode> settleOf(JsonNode summary, String request) {
+    JsonNode settles = summary.get("run").get("settles");
+    return settles == null ? Optional.empty() : StreamSupport.stream(settles.spliterator(), false)
+        .filter(s -> s.get("request").asText().equals(request)).findFirst();
+  }
+
+  /** A request's complete 1-second windows of its sending span, as the analysis takes them. */
+  private static long[] fullWindows(JsonNode request) {
+    long span = request.get("sendEndEpochMillis").asLong() - request.get("startEpochMillis").asLong();
+    JsonNode ok = request.get("okPerSecond");
+    int n = (int) Math.min(ok.size(), span / 1000);
+    long[] out = new long[n];
+    for (int i = 0; i < n; i++) {
+      out[i] = ok.get(i).asLong() + request.get("koPerSecond").get(i).asLong();
+    }
+    return out;
+  }
+
+  private static long median(long[] values) {
+    long[] sorted = values.clone();
+    Arrays.sort(sorted);
+    return sorted[sorted.length / 2];
+  }
+}
