@@ -33,7 +33,7 @@ class SettleIT {
         "warmupMax", "20", "settle", "0"), RESULTS.resolve("no-settle"), LIMIT);
     assertEquals(0, run.exitCode(), run.output());
     JsonNode summary = run.summary();
-    JsonNode rehearsal = settleOf(summary, "warm-up (async)").orElseThrow(() -> new AssertionError(
+    JsonNode rehearsal = settleOf(summary, "rehearsal (async)").orElseThrow(() -> new AssertionError(
         "the warm-up rehearses a level's start: " + summary.get("run")));
     assertTrue(rehearsal.get("seconds").asDouble() > 0, rehearsal.toString());
     assertTrue(settleOf(summary, "echo 1 clients (async)").isEmpty(), "-Dsettle=0: no settle");

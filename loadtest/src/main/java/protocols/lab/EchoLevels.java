@@ -43,6 +43,8 @@ public final class EchoLevels {
   private static final String COUNTER = "rpcCall";
   /** Between two levels of injectors started together: a Gatling injector tick and some slack. */
   private static final Duration LEVEL_GAP = Duration.ofSeconds(2);
+  /** At least as many as Gatling's event loops (Netty's default: two per core), users going to them in turn. */
+  private static final int REHEARSAL_USERS = 2 * Runtime.getRuntime().availableProcessors();
 
   private final EchoRun echo;
   private final LoadParams params;
@@ -82,11 +84,14 @@ public final class EchoLevels {
       steps.add(withProtocol(scenario(name)
           .exec(run.add(Warmup.of(name, warmup)).loop(call(name), going), stopIfFailing())
           .injectOpen(atOnceUsers(users)), protocol));
-      // A level's start, rehearsed: new users after an idle gap make the JIT drop code compiled for a
-      // busy loop (docs/reading-results.md#level-starts); here it recompiles before anything is measured.
+      // A level's start, rehearsed: new users on other event loops, after an idle gap, under a new
+      // name make the JIT drop code compiled for one busy loop (docs/reading-results.md#level-starts).
+      // Here it recompiles before anything is measured; enough users to reach every event loop.
+      String rehearsal = run.describe(Level.rehearsal(framework, mode));
       steps.add(withProtocol(scenario(prefix + "rehearsal " + tag)
-          .exec(run.addSettle(Warmup.settling(name, warmup.rehearsal())).loop(call(name), going), stopIfFailing())
-          .injectOpen(atOnceUsers(users)), protocol));
+          .exec(run.addSettle(Warmup.settling(rehearsal, warmup.rehearsal())).loop(call(rehearsal), going),
+              stopIfFailing())
+          .injectOpen(atOnceUsers(Math.max(users, REHEARSAL_USERS))), protocol));
     }
     int beforeLevels = steps.size();
     for (int clients : levels) {

@@ -140,7 +140,8 @@ public final class RunAnalysis {
     for (RunInfo.WarmupOutcome s : settles) {
       settleOf.put(s.request(), s);
       if (Boolean.FALSE.equals(s.stable())) {
-        boolean rehearsal = warmups.stream().anyMatch(w -> w.request().equals(s.request()));
+        boolean rehearsal = requests.stream().anyMatch(r -> r.name().equals(s.request()) && r.level() != null
+            && r.level().kind() == protocols.stats.Level.Kind.REHEARSAL);
         warnings.add(new Warning(s.request(), "not-settled", "its 1-second windows were not steady after " + s.seconds()
             + " s of settling (" + (rehearsal ? "" : "-Dsettle ") + s.plan() + "): " + (rehearsal
             ? "the warm-up's rehearsal of a level's start ended there, and the first level may still start slow"

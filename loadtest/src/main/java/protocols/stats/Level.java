@@ -12,8 +12,8 @@ import protocols.rpc.InvocationMode;
  * @param framework the framework, when the run has several (its name is then the request name's prefix); else null
  * @param call what the level calls: {@code echo} in the lab's levels, the request's own name in a simulation's
  * @param mode the invocation model of the lab's levels; null for a simulation's own open-model levels
- * @param kind closed, rate, warm-up, a ramp or a settle
- * @param size clients or calls/s; 0 for a warm-up
+ * @param kind closed, rate, warm-up, its rehearsal of a level's start, a ramp or a settle
+ * @param size clients or calls/s; 0 for a warm-up or rehearsal
  * @param duringFault the calls of the level that started in an injected fault's window
  */
 @com.fasterxml.jackson.annotation.JsonInclude(com.fasterxml.jackson.annotation.JsonInclude.Include.NON_NULL)
@@ -23,7 +23,7 @@ public record Level(String framework, String call, InvocationMode mode, Kind kin
 
   /** What sort of level. */
   public enum Kind {
-    CLOSED, RATE, WARMUP, RAMP_TO_CLIENTS, RAMP_TO_RATE, SETTLE_AT_CLIENTS;
+    CLOSED, RATE, WARMUP, REHEARSAL, RAMP_TO_CLIENTS, RAMP_TO_RATE, SETTLE_AT_CLIENTS;
 
     /** Whether a level of this kind is a measurement (a warm-up, a ramp and a settle are not). */
     public boolean measured() {
@@ -44,6 +44,11 @@ public record Level(String framework, String call, InvocationMode mode, Kind kin
   /** The lab's warm-up: {@code [framework ]warm-up (mode)}. */
   public static Level warmup(String framework, InvocationMode mode) {
     return new Level(framework, "echo", mode, Kind.WARMUP, 0, false);
+  }
+
+  /** The warm-up's rehearsal of a level's start: {@code [framework ]rehearsal (mode)}. */
+  public static Level rehearsal(String framework, InvocationMode mode) {
+    return new Level(framework, "echo", mode, Kind.REHEARSAL, 0, false);
   }
 
   /** The ramp before this level: {@code ramp to N clients (mode)} or {@code ramp to R calls/s (mode)}. */
@@ -89,6 +94,7 @@ public record Level(String framework, String call, InvocationMode mode, Kind kin
       case CLOSED -> prefix + call + " " + size + " clients";
       case RATE -> prefix + call + " " + size + " calls/s";
       case WARMUP -> prefix + "warm-up";
+      case REHEARSAL -> prefix + "rehearsal";
       case RAMP_TO_CLIENTS -> (mode == null ? call + " " : prefix) + "ramp to " + size + " clients";
       case RAMP_TO_RATE -> (mode == null ? call + " " : prefix) + "ramp to " + size + " calls/s";
       case SETTLE_AT_CLIENTS -> (mode == null ? call + " " : prefix) + "settle at " + size + " clients";
@@ -102,6 +108,7 @@ public record Level(String framework, String call, InvocationMode mode, Kind kin
       case CLOSED -> size + " clients";
       case RATE -> size + " calls/s";
       case WARMUP -> "warm-up";
+      case REHEARSAL -> "rehearsal";
       case RAMP_TO_CLIENTS -> "ramp to " + size + " clients";
       case RAMP_TO_RATE -> "ramp to " + size + " calls/s";
       case SETTLE_AT_CLIENTS -> "settle at " + size + " clients";
