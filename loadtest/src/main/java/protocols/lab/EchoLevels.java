@@ -45,6 +45,8 @@ public final class EchoLevels {
   private static final Duration LEVEL_GAP = Duration.ofSeconds(2);
   /** At least as many as Gatling's event loops (Netty's default: two per core), users going to them in turn. */
   private static final int REHEARSAL_USERS = 2 * Runtime.getRuntime().availableProcessors();
+  /** The rehearsal's calls in a level's own loop, before its settle: long enough for the JIT to see them. */
+  private static final Duration REHEARSED_LEVEL = Duration.ofSeconds(2);
 
   private final EchoRun echo;
   private final LoadParams params;
@@ -87,9 +89,11 @@ public final class EchoLevels {
       // A level's start, rehearsed: new users on other event loops, after an idle gap, under a new
       // name make the JIT drop code compiled for one busy loop (docs/reading-results.md#level-starts).
       // Here it recompiles before anything is measured; enough users to reach every event loop.
+      // Its users call as a level's do, then as a settle's, so the call's next action has been both.
       String rehearsal = run.describe(Level.rehearsal(framework, mode));
       steps.add(withProtocol(scenario(prefix + "rehearsal " + tag)
-          .exec(run.addSettle(Warmup.settling(rehearsal, warmup.rehearsal())).loop(call(rehearsal), going),
+          .exec(timed(call(rehearsal), REHEARSED_LEVEL, going),
+              run.addSettle(Warmup.settling(rehearsal, warmup.rehearsal())).loop(call(rehearsal), going),
               stopIfFailing())
           .injectOpen(atOnceUsers(Math.max(users, REHEARSAL_USERS))), protocol));
     }
@@ -103,7 +107,7 @@ public final class EchoLevels {
       ChainBuilder loop = params.calls()
           .map(n -> asLongAs(session -> session.getInt(COUNTER) < n && going.getAsBoolean(), COUNTER).on(exec(call)))
           .orElseGet(() -> ramp.isZero()
-              ? asLongAsDuring(session -> going.getAsBoolean(), params.duration()).on(exec(call))
+              ? timed(call, params.duration(), going)
               : asLongAs(session -> clock.running() && going.getAsBoolean()).on(exec(call)));
       ChainBuilder level = faults.isEmpty() ? loop : faults.startsLevel(request).exec(loop);
       if (!settle.skipped()) {
@@ -135,6 +139,14 @@ public final class EchoLevels {
       run.onSummaryWritten(openLevelVerdict(rates.auto()));
     });
     return steps;
+  }
+
+  /**
+   * A closed level's loop by time: its users call until {@code duration} is over or every call has
+   * failed too long. One lambda for every level and the rehearsal: the JIT sees one class here.
+   */
+  private static ChainBuilder timed(ActionBuilder call, Duration duration, BooleanSupplier going) {
+    return asLongAsDuring(session -> going.getAsBoolean(), duration).on(exec(call));
   }
 
   private ActionBuilder call(String request) {
