@@ -73,7 +73,8 @@ class RpcReportIT {
     assertEquals(warnings == 0, dom.contains("id=\"no-warnings\""), "the no-warnings box only without warnings");
     assertEquals(warnings > 0, dom.contains("id=\"warnings\""), "the warnings box only with warnings");
     Path png = folder.resolve("rpc-report.png");
-    Chromium.run("--screenshot=" + png.toAbsolutePath(), "--window-size=1280,1600", page.toUri().toString());
+    // Tall enough for the charts below the warnings box of a busy machine.
+    Chromium.run("--screenshot=" + png.toAbsolutePath(), "--window-size=1280,4000", page.toUri().toString());
     BufferedImage image = ImageIO.read(png.toFile());
     assertNotNull(image, "a screenshot");
     assertTrue(Chromium.pixels(image, 0x1f77b4) > 20, "the first level's lines are drawn");

@@ -139,7 +139,9 @@ class RpcShootoutIT {
       }
     }
     Path png = folder.resolve("comparison.png");
-    Chromium.run("--screenshot=" + png.toAbsolutePath(), "--window-size=1280,1800", page.toUri().toString());
+    // Tall enough for the charts below a long warnings box: a busy machine (two ITs at a time) gave 29
+    // warnings here, and the charts began at 1,600 px of a 1,800-px screenshot.
+    Chromium.run("--screenshot=" + png.toAbsolutePath(), "--window-size=1280,4000", page.toUri().toString());
     BufferedImage image = ImageIO.read(png.toFile());
     assertNotNull(image, "a screenshot");
     // The series' colours are drawn: the charts are on screen, not just in the DOM. All of them together,
