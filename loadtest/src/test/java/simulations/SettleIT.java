@@ -22,10 +22,6 @@ class SettleIT {
   private static final Path RESULTS = Paths.get("target", "it-results", "settle");
   private static final Duration LIMIT = Duration.ofMinutes(3);
   /**
-   * A level's first second against its median: a measured level's first second keeps at least half.
-   */
-  private static final double FIRST_WINDOW_SHARE = 0.5;
-  /**
    * The collapse at a level's start, both at once in its first second: calls/s under 75% of the
    * level's median second and a p99 over 3 times its median second's. Before the fix here: 0.64 and
    * 10x (gRPC, 1 client); in the issue, 0.18 and 28x. Noise on a busy machine moves one or the other.
@@ -71,13 +67,18 @@ class SettleIT {
     assertTrue(settling.get("validity").get("warmup").asBoolean(), "the settle is not measured");
     JsonNode warmups = summary.get("run").get("warmups");
     assertTrue(warmups == null || warmups.isEmpty(), "no warm-up: " + summary.get("run"));
-    long[] measured = fullWindows(summary.get("requests").get(level));
+    JsonNode levelRow = summary.get("requests").get(level);
+    long[] measured = fullWindows(levelRow);
     long[] cold = fullWindows(settling);
+    // Measured only after the settle: its first call starts once the settle has ended (its seconds are
+    // rounded to a tenth). Three steady seconds are no proof of a plateau (a cold JVM here went on from
+    // 3,061 to 7,754 calls/s after one): the level's own windows are not asserted.
+    assertTrue(levelRow.get("startEpochMillis").asLong() >= settling.get("startEpochMillis").asLong()
+        + Math.round(seconds * 1000) - 100, "the level starts after its settle: " + settle + ", settle row from "
+        + settling.get("startEpochMillis") + ", level from " + levelRow.get("startEpochMillis"));
     if (settle.get("stable").asBoolean()) {
       assertTrue(cold[0] < median(measured), "the cold start was slower than the level: settle " + Arrays.toString(cold)
           + ", level " + Arrays.toString(measured));
-      assertTrue(measured[0] >= FIRST_WINDOW_SHARE * median(measured), "measured once settled: "
-          + Arrays.toString(measured));
     } else {
       assertTrue(StreamSupport.stream(summary.get("warnings").spliterator(), false)
           .anyMatch(w -> w.get("kind").asText().equals("not-settled") && w.get("request").asText().equals(level)),
