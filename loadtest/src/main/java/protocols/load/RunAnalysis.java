@@ -136,6 +136,17 @@ public final class RunAnalysis {
                                java.util.function.Function<RequestStats, java.util.function.LongPredicate> ownServers) {
     List<Assessment> levels = new ArrayList<>();
     List<Warning> warnings = new ArrayList<>();
+    for (RunInfo.FaultOutcome f : faults) {
+      if (f.restoredSeconds() != null && f.recovered() == null) {
+        warnings.add(new Warning(f.request(), "recovery-not-seen", "the level ended at " + f.levelEndSeconds()
+            + " s, before an OK call or " + Faults.RECOVERY_BOUND.toSeconds() + " s after the server came back at "
+            + f.restoredSeconds() + " s: lengthen -Dduration to see the recovery"));
+      } else if (Boolean.FALSE.equals(f.recovered())) {
+        warnings.add(new Warning(f.request(), "no-recovery", "no OK call within "
+            + Faults.RECOVERY_BOUND.toSeconds() + " s of the server coming back (first OK after "
+            + (f.firstOkAfterRestoreMillis() == null ? "never" : f.firstOkAfterRestoreMillis() + " ms") + ")"));
+      }
+    }
     Map<String, RunInfo.WarmupOutcome> settleOf = new java.util.HashMap<>();
     for (RunInfo.WarmupOutcome s : settles) {
       settleOf.put(s.request(), s);

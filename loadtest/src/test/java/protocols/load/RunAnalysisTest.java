@@ -197,4 +197,16 @@ class RunAnalysisTest {
     assertEquals(1, messages.size(), kind + ": " + a.warnings());
     return messages.get(0);
   }
+
+  @Test
+  void aFaultWithoutRecoveryIsWarnedOf() {
+    String name = "echo 5 clients (async)";
+    RunInfo.FaultOutcome lost = new RunInfo.FaultOutcome(name, true, List.of(), 2.0, 3.0, 10, 0, null, null, false,
+        12.0, null, null);
+    RunInfo.FaultOutcome unseen = new RunInfo.FaultOutcome(name, true, List.of(), 2.0, 3.0, 10, 0, null, null, null,
+        4.0, null, null);
+    RunAnalysis a = RunAnalysis.of(List.of(level(name, 1000, 1000, 1000)), Optional.empty(), List.of(),
+        List.of(lost, unseen));
+    assertTrue(kinds(a).containsAll(List.of("no-recovery", "recovery-not-seen")), a.warnings().toString());
+  }
 }
