@@ -10,6 +10,7 @@ import java.util.Arrays;
 import protocols.stats.LatencyRecorder;
 import protocols.stats.CpuSampler;
 import protocols.stats.Warning;
+import protocols.stats.Warning.Kind;
 import protocols.stats.Saturation;
 import protocols.stats.RequestStats;
 import protocols.stats.Numbers;
@@ -138,11 +139,11 @@ public final class RunAnalysis {
     List<Warning> warnings = new ArrayList<>();
     for (RunInfo.FaultOutcome f : faults) {
       if (f.restoredSeconds() != null && f.recovered() == null) {
-        warnings.add(new Warning(f.request(), "recovery-not-seen", "the level ended at " + f.levelEndSeconds()
+        warnings.add(new Warning(f.request(), Kind.RECOVERY_NOT_SEEN, "the level ended at " + f.levelEndSeconds()
             + " s, before an OK call or " + Faults.RECOVERY_BOUND.toSeconds() + " s after the server came back at "
             + f.restoredSeconds() + " s: lengthen -Dduration to see the recovery"));
       } else if (Boolean.FALSE.equals(f.recovered())) {
-        warnings.add(new Warning(f.request(), "no-recovery", "no OK call within "
+        warnings.add(new Warning(f.request(), Kind.NO_RECOVERY, "no OK call within "
             + Faults.RECOVERY_BOUND.toSeconds() + " s of the server coming back (first OK after "
             + (f.firstOkAfterRestoreMillis() == null ? "never" : f.firstOkAfterRestoreMillis() + " ms") + ")"));
       }
@@ -153,7 +154,7 @@ public final class RunAnalysis {
       if (Boolean.FALSE.equals(s.stable())) {
         boolean rehearsal = requests.stream().anyMatch(r -> r.name().equals(s.request()) && r.level() != null
             && r.level().kind() == protocols.stats.Level.Kind.REHEARSAL);
-        warnings.add(new Warning(s.request(), "not-settled", "its 1-second windows were not steady after " + s.seconds()
+        warnings.add(new Warning(s.request(), Kind.NOT_SETTLED, "its 1-second windows were not steady after " + s.seconds()
             + " s of settling (" + (rehearsal ? "" : "-Dsettle ") + s.plan() + "): " + (rehearsal
             ? "the warm-up's rehearsal of a level's start ended there, and the first level may still start slow"
             : "measured anyway, so its first seconds may still be climbing; a fixed -Dsettle of more seconds gives it"
@@ -162,7 +163,7 @@ public final class RunAnalysis {
     }
     for (RunInfo.WarmupOutcome w : warmups) {
       if (Boolean.FALSE.equals(w.stable())) {
-        warnings.add(new Warning(w.request(), "warm-up", "the automatic warm-up ended at its limit after "
+        warnings.add(new Warning(w.request(), Kind.WARM_UP, "the automatic warm-up ended at its limit after "
             + w.seconds() + " s without reaching a stable throughput: the first level may still be warming up;"
             + " raise -DwarmupMax"));
       }
@@ -189,21 +190,21 @@ public final class RunAnalysis {
         continue; // a warm-up or ramp is there to be unsteady, a fault to fail
       }
       if (r.isOpen() && r.open().unsent() > 0) {
-        warnings.add(new Warning(r.name(), "sender-stopped", r.open().unsent() + " calls due were never sent ("
+        warnings.add(new Warning(r.name(), Kind.SENDER_STOPPED, r.open().unsent() + " calls due were never sent ("
             + r.open().unsentReason() + "): the level offered less than its rate, and its figures are of the calls"
             + " that were sent"));
       }
       if (saturation != null && Saturation.INJECTOR.equals(saturation.limit())) {
-        warnings.add(new Warning(r.name(), "injector-saturated", "the injector could not keep to the schedule, so this"
+        warnings.add(new Warning(r.name(), Kind.INJECTOR_SATURATED, "the injector could not keep to the schedule, so this"
             + " level measured the injector as much as the server: " + saturation.reason()));
       }
       if (r.ko() > 0) {
-        warnings.add(new Warning(r.name(), "ko", String.format(java.util.Locale.ROOT,
+        warnings.add(new Warning(r.name(), Kind.KO, String.format(java.util.Locale.ROOT,
             "%d of %d calls failed (%.2f%%); latency figures are of OK calls only%s", r.ko(), r.count(),
             100.0 * r.ko() / r.count(), topReason(r))));
       }
       if (shares != null && shares.rest() > MAX_REST_SHARE) {
-        warnings.add(new Warning(r.name(), "busy-machine", "other work used " + Numbers.pct(shares.rest())
+        warnings.add(new Warning(r.name(), Kind.BUSY_MACHINE, "other work used " + Numbers.pct(shares.rest())
             + " of the machine's CPU during this level (threshold " + Numbers.pct(MAX_REST_SHARE) + "; injector "
             + Numbers.pct(shares.injector()) + ", servers " + Numbers.pct(shares.servers()) + ", steal "
             + Numbers.pct(shares.steal()) + "): its figures measure a shared machine, not the framework"));
@@ -213,22 +214,22 @@ public final class RunAnalysis {
       }
       int stalled = r.isOpen() ? -1 : stalledWindow(full, r.p50());
       if (stalled >= 0) {
-        warnings.add(new Warning(r.name(), "stall", "completions fell to " + full[stalled] + " in second " + stalled
+        warnings.add(new Warning(r.name(), Kind.STALL, "completions fell to " + full[stalled] + " in second " + stalled
             + " (the level's median is " + median(full) + "/s): the server or client stalled. A closed loop stops"
             + " sending while it waits, so the calls that would have waited were never made and this level's"
             + " percentiles leave the stall out (coordinated omission); an open-model level (-Drates) shows it"));
       } else if (r.count() > 0 && full.length < MIN_WINDOWS) {
-        warnings.add(new Warning(r.name(), "too-short", "only " + full.length + " full 1-second windows (at least "
+        warnings.add(new Warning(r.name(), Kind.TOO_SHORT, "only " + full.length + " full 1-second windows (at least "
             + MIN_WINDOWS + " are needed to show a steady state): lengthen -Dduration"));
       } else if (steadiness[0] > MAX_SPREAD || Math.abs(steadiness[1]) > MAX_TREND) {
-        warnings.add(new Warning(r.name(), "not-steady", String.format(java.util.Locale.ROOT,
+        warnings.add(new Warning(r.name(), Kind.NOT_STEADY, String.format(java.util.Locale.ROOT,
             "throughput was not at steady state: 1-second windows spread %.0f%% (limit %.0f%%) and %s %.0f%% across"
                 + " the level (limit %.0f%%); %s",
             steadiness[0] * 100, MAX_SPREAD * 100, steadiness[1] >= 0 ? "rose" : "fell",
             Math.abs(steadiness[1]) * 100, MAX_TREND * 100, unsteadyAdvice(settleOf.get(r.name()), shares))));
       }
       boolean saturated = saturation != null && saturation.saturated(); // a queue that grows is its verdict
-      (saturated ? Optional.<String>empty() : latencyDrift(p50s, p99s, latency)).ifPresent(why -> warnings.add(new Warning(r.name(), "latency-not-steady",
+      (saturated ? Optional.<String>empty() : latencyDrift(p50s, p99s, latency)).ifPresent(why -> warnings.add(new Warning(r.name(), Kind.LATENCY_NOT_STEADY,
           "latency was not at steady state: " + why + "; a rate level's throughput is fixed by its schedule, so"
               + " its latency shows a client or server still warming up (or a queue building): lengthen -Dwarmup"
               + " or -Dduration")));

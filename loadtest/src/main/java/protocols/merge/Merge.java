@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.Collection;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
+import java.util.EnumSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -15,6 +16,7 @@ import protocols.stats.LatencyRecorder;
 import protocols.stats.RequestStats;
 import protocols.load.RunAnalysis;
 import protocols.stats.Warning;
+import protocols.stats.Warning.Kind;
 import protocols.stats.OpenStats;
 import protocols.stats.Numbers;
 
@@ -30,8 +32,8 @@ public final class Merge {
   /** An injector whose rate in the common window is under this share of the injectors' mean is flagged. */
   static final double SKEW_SHARE = 0.8;
   /** Injectors' own warnings that the merged figures cannot show again (no CPU samples, no per-second latency). */
-  private static final Set<String> KEPT_INJECTOR_WARNINGS = Set.of("busy-machine", "warm-up", "injector-saturated",
-      "recovery-not-seen", "no-recovery", "latency-not-steady");
+  private static final Set<Kind> KEPT_INJECTOR_WARNINGS = EnumSet.of(Kind.BUSY_MACHINE, Kind.WARM_UP,
+      Kind.INJECTOR_SATURATED, Kind.RECOVERY_NOT_SEEN, Kind.NO_RECOVERY, Kind.LATENCY_NOT_STEADY);
   static final String RUN = "(run)";
 
   private Merge() {}
@@ -60,7 +62,7 @@ public final class Merge {
       List<InjectorRun> with = runs.stream().filter(r -> r.request(name).isPresent()).toList();
       boolean measured = with.get(0).request(name).orElseThrow().measured();
       if (with.size() < runs.size()) {
-        warnings.add(new Warning(name, "missing-level", "only " + labels(with) + " of the " + runs.size()
+        warnings.add(new Warning(name, Kind.MISSING_LEVEL, "only " + labels(with) + " of the " + runs.size()
             + " injectors ran this level: its merged figures are theirs alone"));
       }
       List<RequestStats> parts = with.stream().map(r -> r.request(name).orElseThrow()).toList();
@@ -80,25 +82,25 @@ public final class Merge {
           continue;
         }
         if (slow) {
-          warnings.add(new Warning(name, "injector-skew", run.label() + " made " + Numbers.fmt(okRate, 0)
+          warnings.add(new Warning(name, Kind.INJECTOR_SKEW, run.label() + " made " + Numbers.fmt(okRate, 0)
               + " OK calls/s in the common window, " + Numbers.pct(okRate / level.meanOkRate()) + " of the injectors'"
               + " mean: it was slower than the others (its own p99 " + p.p99() + " µs); look at its machine"));
         }
         if (offset > LATE_MILLIS) {
-          warnings.add(new Warning(name, "late-start", run.label() + " started this level "
+          warnings.add(new Warning(name, Kind.LATE_START, run.label() + " started this level "
               + Numbers.fmt(offset / 1000.0, 1) + " s after the first injector: the merged calls/s count only the "
               + Numbers.fmt(level.stats.durationSeconds(), 1) + " s all of them were in it"));
         }
         if (run.startAtEpochMillis() != null && firstLevelChecked.add(run.index())) {
           long late = p.startEpochMillis() - run.startAtEpochMillis();
           if (late > LATE_MILLIS) {
-            warnings.add(new Warning(name, "late-start", run.label() + " started its first level "
+            warnings.add(new Warning(name, Kind.LATE_START, run.label() + " started its first level "
                 + Numbers.fmt(late / 1000.0, 1) + " s after -DstartAt: its warm-up or start-up overran the start time"));
           }
         }
       }
       if (level.noCommonWindow && with.size() > 1 && measured) {
-        warnings.add(new Warning(name, "no-common-window", "the injectors were never in this level together for a"
+        warnings.add(new Warning(name, Kind.NO_COMMON_WINDOW, "the injectors were never in this level together for a"
             + " whole second: its calls/s are the sum of each injector's own, not of a load applied at once"));
       }
       perInjector.put(name, rows);
@@ -250,25 +252,25 @@ public final class Merge {
     Set<Integer> indexes = new java.util.TreeSet<>();
     for (InjectorRun r : runs) {
       if (!indexes.add(r.index())) {
-        warnings.add(new Warning(RUN, "injectors", "two runs are injector " + r.index() + " (" + r.folder()
+        warnings.add(new Warning(RUN, Kind.INJECTORS, "two runs are injector " + r.index() + " (" + r.folder()
             + "): the same run given twice, or injectors started with the same -Dinjector"));
       }
       if (r.interrupted()) {
-        warnings.add(new Warning(RUN, "interrupted", r.label() + " was interrupted: it covers only what it ran"));
+        warnings.add(new Warning(RUN, Kind.INTERRUPTED, r.label() + " was interrupted: it covers only what it ran"));
       }
       if (!Objects.equals(r.startAtEpochMillis(), first.startAtEpochMillis())) {
-        warnings.add(new Warning(RUN, "settings-differ", r.label() + " had -DstartAt " + startAt(r) + ", "
+        warnings.add(new Warning(RUN, Kind.SETTINGS_DIFFER, r.label() + " had -DstartAt " + startAt(r) + ", "
             + first.label() + " " + startAt(first) + ": they did not start together"));
       }
       differences("settings", first.settings(), r.settings()).forEach(d -> warnings.add(new Warning(RUN,
-          "settings-differ", r.label() + " ran with " + d + ", unlike " + first.label() + ": its calls are not"
+          Kind.SETTINGS_DIFFER, r.label() + " ran with " + d + ", unlike " + first.label() + ": its calls are not"
               + " the same load")));
       differences("protocol", protocols(first), protocols(r)).forEach(d -> warnings.add(new Warning(RUN,
-          "settings-differ", r.label() + " ran with " + d + ", unlike " + first.label())));
+          Kind.SETTINGS_DIFFER, r.label() + " ran with " + d + ", unlike " + first.label())));
     }
     int told = expected > 0 ? expected : first.count();
     if (runs.size() != told || runs.stream().anyMatch(r -> r.count() != told)) {
-      warnings.add(new Warning(RUN, "injectors", runs.size() + " runs merged (" + labels(runs) + "), but "
+      warnings.add(new Warning(RUN, Kind.INJECTORS, runs.size() + " runs merged (" + labels(runs) + "), but "
           + (expected > 0 ? "-Dinjectors=" + expected + " were expected" : "the runs say " + told + " injectors")
           + ": a missing injector's load is missing from the merged figures"));
     }

@@ -30,6 +30,7 @@ import protocols.stats.RunContext;
 import protocols.stats.Saturation;
 import protocols.stats.Summaries;
 import protocols.stats.Warning;
+import protocols.stats.Warning.Kind;
 
 /**
  * The write-ups' comparison from one run: {@code comparison.json}, {@code comparison.csv} and a
@@ -135,7 +136,7 @@ public final class ComparisonReport implements SummaryListener {
         .filter(c -> c != null && c.seconds() > 0).orElse(null));
     List<Warning> warnings = new ArrayList<>(analysis.warnings());
     rows.stream().filter(r -> r.plainFlag() != null)
-        .forEach(r -> warnings.add(new Warning(r.level().name(), "plain-driver", r.plainFlag())));
+        .forEach(r -> warnings.add(new Warning(r.level().name(), Kind.PLAIN_DRIVER, r.plainFlag())));
     Map<String, Object> machine = RunContext.machine();
     Map<String, String> versions = new LinkedHashMap<>(RunContext.versions());
     versions.putAll(frameworkVersions);

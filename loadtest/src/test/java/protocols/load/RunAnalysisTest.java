@@ -11,6 +11,7 @@ import java.util.concurrent.atomic.AtomicLongArray;
 import org.junit.jupiter.api.Test;
 import protocols.stats.LatencyRecorder;
 import protocols.stats.Warning;
+import protocols.stats.Warning.Kind;
 import protocols.stats.Saturation;
 import protocols.stats.RequestStats;
 import protocols.rpc.InvocationMode;
@@ -43,7 +44,7 @@ class RunAnalysisTest {
     return r.snapshot().get(0);
   }
 
-  private static List<String> kinds(RunAnalysis a) {
+  private static List<Kind> kinds(RunAnalysis a) {
     return a.warnings().stream().map(Warning::kind).toList();
   }
 
@@ -60,14 +61,14 @@ class RunAnalysisTest {
     // Dubbo at 20 clients after a 9 s warm-up, as measured: 11k rising to 16.5k calls/s.
     RunAnalysis a = RunAnalysis.of(List.of(level("echo 20 clients (async)", 110, 132, 123, 144, 139, 137, 133, 145,
         145, 144, 151, 158, 163, 160, 165, 100)), Optional.empty(), List.of());
-    assertEquals(List.of("not-steady"), kinds(a));
+    assertEquals(List.of(Kind.NOT_STEADY), kinds(a));
     assertTrue(a.warnings().get(0).message().contains("rose"), a.warnings().get(0).message());
   }
 
   @Test
   void aShortLevelSaysItCannotShowASteadyState() {
     RunAnalysis a = RunAnalysis.of(List.of(level("echo 1 clients (async)", 500, 500)), Optional.empty(), List.of());
-    assertEquals(List.of("too-short"), kinds(a));
+    assertEquals(List.of(Kind.TOO_SHORT), kinds(a));
   }
 
   @Test
@@ -78,7 +79,7 @@ class RunAnalysisTest {
       r.record("echo 1 clients (async)", start, start + 100_000, i % 4 == 0 ? "timeout after 3000 ms" : null);
     }
     RunAnalysis a = RunAnalysis.of(r.snapshot(), Optional.empty(), List.of());
-    assertEquals(List.of("ko"), kinds(a));
+    assertEquals(List.of(Kind.KO), kinds(a));
     assertTrue(a.warnings().get(0).message().startsWith("100 of 400 calls failed (25.00%)"), a.warnings().get(0).message());
     assertTrue(a.warnings().get(0).message().contains("\"timeout after 3000 ms\" (100)"));
   }
@@ -87,7 +88,7 @@ class RunAnalysisTest {
   void warmUpsAreNotJudgedButAnUnfinishedAutoWarmUpIs() {
     RunAnalysis a = RunAnalysis.of(List.of(level(Level.warmup(null, InvocationMode.ASYNC), 10, 500, 900)),
         Optional.empty(), List.of(new RunInfo.WarmupOutcome("warm-up (async)", "auto", 60.0, false, 20, 20L)));
-    assertEquals(List.of("warm-up"), kinds(a));
+    assertEquals(List.of(Kind.WARM_UP), kinds(a));
   }
 
   @Test
@@ -105,7 +106,7 @@ class RunAnalysisTest {
   void aClosedLevelThatStalledSaysItsPercentilesLeaveTheStallOut() {
     RunAnalysis a = RunAnalysis.of(List.of(level("echo 5 clients (async)", 1000, 1000, 3, 1000, 1000, 1000)),
         Optional.empty(), List.of());
-    assertEquals(List.of("stall"), kinds(a));
+    assertEquals(List.of(Kind.STALL), kinds(a));
     assertTrue(a.warnings().get(0).message().contains("coordinated omission"), a.warnings().get(0).message());
   }
 
@@ -122,7 +123,7 @@ class RunAnalysisTest {
     }
     RequestStats level = r.snapshot().get(0);
     assertTrue(java.util.Arrays.stream(RunAnalysis.fullWindows(level)).anyMatch(w -> w == 0), "a second with no end");
-    assertFalse(kinds(RunAnalysis.of(List.of(level), Optional.empty(), List.of())).contains("stall"));
+    assertFalse(kinds(RunAnalysis.of(List.of(level), Optional.empty(), List.of())).contains(Kind.STALL));
     // the same windows with 100 µs calls are a stall
     assertEquals(3, RunAnalysis.stalledWindow(new long[] {1000, 1000, 1000, 0, 1000, 1000}, 100));
   }
@@ -136,7 +137,7 @@ class RunAnalysisTest {
       r.recordOpen("echo 1000 calls/s (async)", due, due + 4_000_000L, due + 4_200_000L, null);
     }
     RunAnalysis a = RunAnalysis.of(r.snapshot(), Optional.empty(), List.of());
-    assertEquals(List.of("injector-saturated"), kinds(a));
+    assertEquals(List.of(Kind.INJECTOR_SATURATED), kinds(a));
     Saturation s = a.level("echo 1000 calls/s (async)").orElseThrow().saturation();
     assertTrue(s.saturated());
     assertEquals(Saturation.INJECTOR, s.limit());
@@ -159,7 +160,7 @@ class RunAnalysisTest {
     // gRPC at 500 calls/s after a 4-second warm-up, as measured here: p50 per second.
     RunAnalysis cold = RunAnalysis.of(List.of(rateLevel(2943, 1575, 1719, 1815, 1207, 1183, 1143, 879, 823, 763, 791,
         687, 675, 647, 679)), Optional.empty(), List.of());
-    assertEquals(List.of("latency-not-steady"), kinds(cold));
+    assertEquals(List.of(Kind.LATENCY_NOT_STEADY), kinds(cold));
     assertTrue(cold.warnings().get(0).message().contains("p50 went from 1719 µs to 679 µs"),
         cold.warnings().get(0).message());
     // The same after the automatic warm-up.
@@ -174,26 +175,26 @@ class RunAnalysisTest {
     long[] rising = {110, 132, 123, 144, 139, 137, 133, 145, 145, 144, 151, 158, 163, 160, 165, 100};
     String name = "echo 20 clients (async)";
     String unsettled = only(RunAnalysis.of(List.of(level(name, rising)), Optional.empty(), List.of(), List.of(),
-        List.of(), r -> null), "not-steady");
+        List.of(), r -> null), Kind.NOT_STEADY);
     assertTrue(unsettled.contains("measured from its first call") && unsettled.contains("-Dsettle=auto"), unsettled);
     assertFalse(unsettled.contains("-Dwarmup"), "a longer warm-up does not help a level's start: " + unsettled);
 
     RunInfo.WarmupOutcome settled = new RunInfo.WarmupOutcome(name, "auto (at most 10 s)", 3.4, true, null, null);
     String after = only(RunAnalysis.of(List.of(level(name, rising)), Optional.empty(), List.of(), List.of(settled),
-        List.of(), r -> null), "not-steady");
+        List.of(), r -> null), Kind.NOT_STEADY);
     assertTrue(after.contains("after settling for 3.4 s") && after.contains("-Dduration"), after);
 
     RunInfo.WarmupOutcome bounded = new RunInfo.WarmupOutcome(name, "auto (at most 10 s)", 10.0, false, null, null);
     RunAnalysis a = RunAnalysis.of(List.of(level(name, rising)), Optional.empty(), List.of(), List.of(bounded),
         List.of(), r -> null);
-    assertEquals(List.of("not-settled", "not-steady"), kinds(a));
-    assertTrue(only(a, "not-settled").contains("measured anyway") && only(a, "not-settled").contains("auto (at most 10 s)"),
-        only(a, "not-settled"));
-    assertTrue(only(a, "not-steady").contains("did not settle within 10.0 s"), only(a, "not-steady"));
+    assertEquals(List.of(Kind.NOT_SETTLED, Kind.NOT_STEADY), kinds(a));
+    String notSettled = only(a, Kind.NOT_SETTLED);
+    assertTrue(notSettled.contains("measured anyway") && notSettled.contains("auto (at most 10 s)"), notSettled);
+    assertTrue(only(a, Kind.NOT_STEADY).contains("did not settle within 10.0 s"), only(a, Kind.NOT_STEADY));
   }
 
-  private static String only(RunAnalysis a, String kind) {
-    List<String> messages = a.warnings().stream().filter(w -> w.kind().equals(kind)).map(Warning::message).toList();
+  private static String only(RunAnalysis a, Kind kind) {
+    List<String> messages = a.warnings().stream().filter(w -> w.kind() == kind).map(Warning::message).toList();
     assertEquals(1, messages.size(), kind + ": " + a.warnings());
     return messages.get(0);
   }
@@ -207,6 +208,6 @@ class RunAnalysisTest {
         4.0, null, null);
     RunAnalysis a = RunAnalysis.of(List.of(level(name, 1000, 1000, 1000)), Optional.empty(), List.of(),
         List.of(lost, unseen));
-    assertTrue(kinds(a).containsAll(List.of("no-recovery", "recovery-not-seen")), a.warnings().toString());
+    assertTrue(kinds(a).containsAll(List.of(Kind.NO_RECOVERY, Kind.RECOVERY_NOT_SEEN)), a.warnings().toString());
   }
 }

@@ -21,6 +21,7 @@ import protocols.stats.RunInfo;
 import protocols.stats.RequestStats;
 import protocols.load.RunAnalysis;
 import protocols.stats.Warning;
+import protocols.stats.Warning.Kind;
 
 class MergeTest {
   private static final String LEVEL = "echo 5 clients (async)";
@@ -64,8 +65,8 @@ class MergeTest {
     assertTrue(m.p99() != (ra.p99() + rb.p99()) / 2);
     assertTrue(m.p99() >= Math.min(ra.p99(), rb.p99()) && m.p99() <= Math.max(ra.p99(), rb.p99()));
     assertEquals(2, merged.perInjector().get(LEVEL).size());
-    assertTrue(kinds(merged).stream().noneMatch(k -> List.of("settings-differ", "injectors", "late-start",
-        "missing-level", "injector-skew", "no-common-window").contains(k)), merged.warnings().toString());
+    assertTrue(kinds(merged).stream().noneMatch(k -> List.of(Kind.SETTINGS_DIFFER, Kind.INJECTORS, Kind.LATE_START,
+        Kind.MISSING_LEVEL, Kind.INJECTOR_SKEW, Kind.NO_COMMON_WINDOW).contains(k)), merged.warnings().toString());
   }
 
   @Test
@@ -83,8 +84,8 @@ class MergeTest {
         Arrays.stream(m.okWindows()).boxed().toList());
     List<RunInfo.InjectorLevel> rows = merged.perInjector().get(LEVEL);
     assertEquals(List.of(0L, 2_000L), rows.stream().map(RunInfo.InjectorLevel::startOffsetMillis).toList());
-    assertTrue(kinds(merged).contains("late-start"), merged.warnings().toString());
-    assertTrue(kinds(merged).contains("injector-skew"), "50 calls/s is under 80% of the mean 75");
+    assertTrue(kinds(merged).contains(Kind.LATE_START), merged.warnings().toString());
+    assertTrue(kinds(merged).contains(Kind.INJECTOR_SKEW), "50 calls/s is under 80% of the mean 75");
     assertTrue(rows.get(1).slow());
     assertFalse(rows.get(0).slow());
   }
@@ -95,12 +96,12 @@ class MergeTest {
         level("echo 20 clients (async)", T0 + 7_000, 100, 5));
     InjectorRun b = run(1, 3, Map.of("timeout", "3000", "levels", "5,20"), level(LEVEL, T0, 100, 5));
     Merge.Result merged = Merge.of(List.of(a, b), 3);
-    List<String> kinds = kinds(merged);
-    assertTrue(kinds.contains("settings-differ"), merged.warnings().toString());
+    List<Kind> kinds = kinds(merged);
+    assertTrue(kinds.contains(Kind.SETTINGS_DIFFER), merged.warnings().toString());
     assertTrue(merged.warnings().stream().anyMatch(w -> w.message().contains("timeout=3000")),
         merged.warnings().toString());
-    assertTrue(kinds.contains("missing-level"), merged.warnings().toString());
-    assertTrue(kinds.contains("injectors"), "2 runs merged of 3 expected: " + merged.warnings());
+    assertTrue(kinds.contains(Kind.MISSING_LEVEL), merged.warnings().toString());
+    assertTrue(kinds.contains(Kind.INJECTORS), "2 runs merged of 3 expected: " + merged.warnings());
     assertEquals(2, merged.requests().size());
     assertEquals(500, merged.requests().get(1).count(), "the missing level holds injector 0's calls alone");
   }
@@ -123,7 +124,7 @@ class MergeTest {
   @Test
   void theSameInjectorTwiceWarns() {
     InjectorRun a = run(0, 2, Map.of(), level(LEVEL, T0, 100, 5));
-    assertTrue(kinds(Merge.of(List.of(a, a), 2)).contains("injectors"));
+    assertTrue(kinds(Merge.of(List.of(a, a), 2)).contains(Kind.INJECTORS));
   }
 
   @Test
@@ -149,7 +150,7 @@ class MergeTest {
         MergeCommand.expand(dir.resolve("injector-*").toString()).stream().map(Path::toAbsolutePath).toList());
   }
 
-  private static List<String> kinds(Merge.Result r) {
+  private static List<Kind> kinds(Merge.Result r) {
     return r.warnings().stream().map(Warning::kind).toList();
   }
 

@@ -21,6 +21,7 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import scala.Option;
 import protocols.stats.RequestStats;
+import protocols.stats.Warning;
 import protocols.load.RunAnalysis;
 import protocols.lab.LabRun;
 import protocols.lab.LoadParams;
@@ -81,7 +82,7 @@ class RpcOpenActionTest {
       assertEquals(500, s.open().unsent(), "the stopped sender's share, counted as never sent");
       assertTrue(s.open().unsentReason().contains("No attribute named 'token'"), s.open().unsentReason());
       RunAnalysis a = RunAnalysis.of(List.of(s), Optional.empty(), List.of());
-      assertTrue(a.warnings().stream().anyMatch(w -> w.kind().equals("sender-stopped")), a.warnings().toString());
+      assertTrue(a.warnings().stream().anyMatch(w -> w.kind() == Warning.Kind.SENDER_STOPPED), a.warnings().toString());
       components.close();
     } finally {
       loop.shutdownGracefully(0, 1, TimeUnit.SECONDS);

@@ -57,7 +57,8 @@ class SummariesTest {
     r.record("a call of one's own", 0, 80_000, true);
     RunInfo run = RunInfo.ofRun(List.of(Map.of("framework", "dubbo")), false, RunInfo.Injector.ALONE, 1_000, "run-1",
         Map.of("levels", "1"), List.of(), List.of());
-    Path file = Summaries.write(dir.resolve(Summaries.FILE), new Summaries.Summary(run, List.of(), r.snapshot(),
+    Warning busy = new Warning(level.name(), Warning.Kind.BUSY_MACHINE, "other work used 40% of the CPU");
+    Path file = Summaries.write(dir.resolve(Summaries.FILE), new Summaries.Summary(run, List.of(busy), r.snapshot(),
         Map.of()));
     assertTrue(Files.notExists(dir.resolve(Summaries.FILE + ".tmp")));
 
@@ -70,6 +71,7 @@ class SummariesTest {
       assertTrue(echo.has(field), field);
     }
     assertEquals(150, echo.get("p50").asLong(), 1);
+    assertEquals("busy-machine", root.get("warnings").get(0).get("kind").asText(), "a kind is written as its id");
 
     Summaries.Summary back = Summaries.read(file);
     RequestStats written = r.stats(level.name()).orElseThrow();
@@ -83,6 +85,7 @@ class SummariesTest {
     assertNull(back.requests().get(1).level(), "a request of one's own has no level");
     assertTrue(back.requests().get(1).measured());
     assertEquals("run-1", back.run().gatlingRun());
+    assertEquals(List.of(busy), back.warnings(), "and read back as the same kind");
     assertFalse(back.run().interrupted());
   }
 }
