@@ -84,19 +84,20 @@ class RegistryIT {
     comparison.get("rows").forEach(r -> rows.put(r.get("framework").asText(), r));
     // gRPC has no registry of its own: direct only. Triple finds its providers in ZooKeeper, as Dubbo does.
     assertEquals(List.of("triple", "triple via zookeeper", "ice", "ice via icegrid", "grpc"), List.copyOf(rows.keySet()));
-    assertEquals(2, comparison.get("discovery").size(), comparison.get("discovery").toString());
+    assertEquals(2, comparison.get("twoWays").size(), comparison.get("twoWays").toString());
     for (int i = 0; i < 2; i++) {
-      JsonNode pair = comparison.get("discovery").get(i);
+      JsonNode pair = comparison.get("twoWays").get(i);
+      assertEquals("discovery", pair.get("contrast").asText());
       String framework = List.of("triple", "ice").get(i);
-      assertEquals(List.of("zookeeper", "icegrid").get(i), pair.get("registry").asText());
-      assertTrue(pair.get("directFirstCallMillis").asLong() > 0 && pair.get("registryFirstCallMillis").asLong() > 0,
+      assertEquals(List.of("zookeeper", "icegrid").get(i), pair.get("variantLabel").asText());
+      assertTrue(pair.get("baselineFirstCallMillis").asLong() > 0 && pair.get("variantFirstCallMillis").asLong() > 0,
           pair.toString());
-      JsonNode row = comparison.get("discoveryRows").get(i);
+      JsonNode row = comparison.get("twoWaysRows").get(i);
       JsonNode direct = rows.get(framework);
-      JsonNode via = rows.get(framework + " via " + pair.get("registry").asText());
-      assertEquals(direct.get("throughput").asDouble(), row.get("directThroughput").asDouble(), 1e-6);
+      JsonNode via = rows.get(framework + " via " + pair.get("variantLabel").asText());
+      assertEquals(direct.get("throughput").asDouble(), row.get("baselineThroughput").asDouble(), 1e-6);
       assertEquals(via.get("throughput").asDouble() / direct.get("throughput").asDouble(),
-          row.get("registryVsDirect").asDouble(), 1e-6);
+          row.get("variantVsBaseline").asDouble(), 1e-6);
       // Each way's protocol table: its own servers, its own first call.
       List<JsonNode> tables = new ArrayList<>();
       run.summary().get("run").get("protocols").forEach(p -> {
@@ -106,9 +107,9 @@ class RegistryIT {
       });
       assertEquals(2, tables.size(), tables.toString());
       assertTrue(tables.stream().anyMatch(p -> p.has("registry") && p.get("firstCallMillis").asLong()
-          == pair.get("registryFirstCallMillis").asLong()), tables.toString());
+          == pair.get("variantFirstCallMillis").asLong()), tables.toString());
       assertTrue(tables.stream().anyMatch(p -> p.has("target") && p.get("firstCallMillis").asLong()
-          == pair.get("directFirstCallMillis").asLong()), tables.toString());
+          == pair.get("baselineFirstCallMillis").asLong()), tables.toString());
     }
     assertTrue(java.nio.file.Files.readString(run.runFolder().resolve("comparison.html")).contains("id=\"discovery\""));
     assertNothingLeft(run);

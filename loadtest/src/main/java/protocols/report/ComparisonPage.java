@@ -26,16 +26,9 @@ public final class ComparisonPage {
                     boolean interrupted) {
   }
 
-  /**
-   * The frameworks run both directly and through their registry, and those run in plaintext and over
-   * TLS, with their levels side by side.
-   */
-  public record Discovery(List<Comparison.DiscoveryPair> pairs, List<Comparison.DiscoveryRow> rows,
-                          List<Comparison.TlsPair> tlsPairs, List<Comparison.TlsRow> tlsRows) {
-  }
-
   public static String render(Run run, List<Comparison.Row> rows, List<Comparison.RateRow> rateRows,
-                              List<Comparison.Capacity> capacities, Discovery discovery, List<RequestStats> requests,
+                              List<Comparison.Capacity> capacities, List<TwoWays> twoWays,
+                              List<TwoWays.Row> twoWaysRows, List<RequestStats> requests,
                               List<Warning> warnings, Optional<String> cpuNotSampled,
                               List<RunAnalysis.Assessment> notJudged) {
     Map<String, Object> model = new HashMap<>();
@@ -53,20 +46,17 @@ public final class ComparisonPage {
           warnings.stream().anyMatch(w -> w.request().equals(r.level().name()))));
     }
     model.put("rows", results);
-    List<Map<String, Object>> discoveryRows = new ArrayList<>();
-    for (Comparison.DiscoveryRow r : discovery.rows()) {
-      discoveryRows.add(Map.of("row", r, "flagged", warnings.stream().anyMatch(w -> w.request()
-          .equals(r.direct().level().name()) || w.request().equals(r.viaRegistry().level().name()))));
+    for (TwoWays.Contrast contrast : TwoWays.Contrast.values()) {
+      List<Map<String, Object>> pairRows = new ArrayList<>();
+      for (TwoWays.Row r : twoWaysRows) {
+        if (r.contrast() == contrast) {
+          pairRows.add(Map.of("row", r, "flagged",
+              warnings.stream().anyMatch(w -> r.levelNames().contains(w.request()))));
+        }
+      }
+      model.put(contrast.id() + "Rows", pairRows);
+      model.put(contrast.id() + "Pairs", twoWays.stream().filter(p -> p.contrast() == contrast).toList());
     }
-    model.put("discoveryRows", discoveryRows);
-    model.put("discoveryPairs", discovery.pairs());
-    List<Map<String, Object>> tlsRows = new ArrayList<>();
-    for (Comparison.TlsRow r : discovery.tlsRows()) {
-      tlsRows.add(Map.of("row", r, "flagged", warnings.stream().anyMatch(w -> w.request()
-          .equals(r.plaintext().level().name()) || w.request().equals(r.encrypted().level().name()))));
-    }
-    model.put("tlsRows", tlsRows);
-    model.put("tlsPairs", discovery.tlsPairs());
     List<String> charts = new ArrayList<>();
     if (!rows.isEmpty()) {
       charts.add(chart(run, "throughput-chart", "Throughput (OK calls/s) against concurrent clients", rows,

@@ -18,6 +18,7 @@ import java.util.function.Function;
 import protocols.load.RunAnalysis;
 import protocols.load.SummaryListener;
 import protocols.report.Comparison;
+import protocols.report.TwoWays;
 import protocols.report.ComparisonPage;
 import protocols.report.Pages;
 import protocols.report.RpcReportPage;
@@ -59,31 +60,26 @@ public final class ComparisonReport implements SummaryListener {
   private final Map<String, Path> plainResults;
   /** The frameworks' client library versions, by framework. */
   private final Map<String, String> frameworkVersions;
-  /** The frameworks run both directly and through their registry. */
-  private final List<Comparison.DiscoveryPair> discovery;
-  /** The frameworks run both in plaintext and over TLS. */
-  private final List<Comparison.TlsPair> tls;
+  /** The frameworks run two ways: directly and through their registry, in plaintext and over TLS. */
+  private final List<TwoWays> twoWays;
   /** The ceiling's run each framework's run is compared with, where it is not {@link #ceiling} (its TLS twin). */
   private final Map<String, String> ceilingOf;
 
   public ComparisonReport(List<String> frameworks, Map<String, String> frameworkVersions, List<InvocationMode> modes,
                           List<Integer> levels, String ceiling, Map<String, String> parameters,
-                          Map<String, Path> plainResults, List<Comparison.DiscoveryPair> discovery) {
-    this(frameworks, frameworkVersions, modes, levels, ceiling, parameters, plainResults, discovery, List.of(),
-        Map.of());
+                          Map<String, Path> plainResults, List<TwoWays> twoWays) {
+    this(frameworks, frameworkVersions, modes, levels, ceiling, parameters, plainResults, twoWays, Map.of());
   }
 
   /**
-   * @param tls the frameworks run in plaintext and over TLS
+   * @param twoWays the frameworks run two ways: directly and through their registry, in plaintext and over TLS
    * @param ceilingOf the ceiling's run to compare a run with, by run name, where it is not {@code ceiling}:
    *     over TLS, the ceiling's run over TLS
    */
   public ComparisonReport(List<String> frameworks, Map<String, String> frameworkVersions, List<InvocationMode> modes,
                           List<Integer> levels, String ceiling, Map<String, String> parameters,
-                          Map<String, Path> plainResults, List<Comparison.DiscoveryPair> discovery,
-                          List<Comparison.TlsPair> tls, Map<String, String> ceilingOf) {
-    this.discovery = List.copyOf(discovery);
-    this.tls = List.copyOf(tls);
+                          Map<String, Path> plainResults, List<TwoWays> twoWays, Map<String, String> ceilingOf) {
+    this.twoWays = List.copyOf(twoWays);
     this.ceilingOf = Map.copyOf(ceilingOf);
     this.frameworkVersions = new LinkedHashMap<>(frameworkVersions);
     this.frameworks = List.copyOf(frameworks);
@@ -103,9 +99,7 @@ public final class ComparisonReport implements SummaryListener {
   record File(String generated, boolean interrupted, List<Warning> warnings, String latencyUnit, String ceiling,
               Map<String, Object> machine, Map<String, String> versions, Map<String, String> parameters,
               String gatlingReport, String rpcReport, List<Comparison.Row> rows, List<Comparison.RateRow> rateRows,
-              List<Comparison.Capacity> capacity, List<Comparison.DiscoveryPair> discovery,
-              List<Comparison.DiscoveryRow> discoveryRows, List<Comparison.TlsPair> tls,
-              List<Comparison.TlsRow> tlsRows) {
+              List<Comparison.Capacity> capacity, List<TwoWays> twoWays, List<TwoWays.Row> twoWaysRows) {
   }
 
   static String plainFlag(int clients, double gatlingThroughput, RequestStats plain) {
@@ -142,11 +136,10 @@ public final class ComparisonReport implements SummaryListener {
     versions.putAll(frameworkVersions);
     List<Comparison.RateRow> rateRows = rateRows(requests, analysis);
     List<Comparison.Capacity> capacities = Comparison.capacities(rateRows);
-    List<Comparison.DiscoveryRow> discoveryRows = Comparison.discoveryRows(discovery, rows);
-    List<Comparison.TlsRow> tlsRows = Comparison.tlsRows(tls, rows);
+    List<TwoWays.Row> twoWaysRows = TwoWays.rows(twoWays, rows);
     new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT).writeValue(folder.resolve(JSON).toFile(),
         new File(Pages.now(), interrupted, warnings, "microseconds", ceiling, machine, versions, parameters,
-            "index.html", RpcReportPage.FILE, rows, rateRows, capacities, discovery, discoveryRows, tls, tlsRows));
+            "index.html", RpcReportPage.FILE, rows, rateRows, capacities, twoWays, twoWaysRows));
     Files.writeString(folder.resolve(CSV), Comparison.csv(rows), StandardCharsets.UTF_8);
     if (!rateRows.isEmpty()) {
       Files.writeString(folder.resolve(RATES_CSV), Comparison.ratesCsv(rateRows), StandardCharsets.UTF_8);
@@ -155,13 +148,10 @@ public final class ComparisonReport implements SummaryListener {
     ComparisonPage.Run run = new ComparisonPage.Run(frameworks, modes, levels, ceiling, machine, versions, parameters,
         interrupted);
     Files.writeString(folder.resolve(HTML), ComparisonPage.render(run, rows, rateRows, capacities,
-        new ComparisonPage.Discovery(discovery, discoveryRows, tls, tlsRows), requests, warnings, analysis.cpuNotSampled(),
+        twoWays, twoWaysRows, requests, warnings, analysis.cpuNotSampled(),
         analysis.notJudged()), StandardCharsets.UTF_8);
-    if (!discovery.isEmpty()) {
-      System.out.print(Comparison.discoveryTable(discovery, discoveryRows));
-    }
-    if (!tls.isEmpty()) {
-      System.out.print(Comparison.tlsTable(tls, tlsRows));
+    for (TwoWays.Contrast contrast : TwoWays.Contrast.values()) {
+      System.out.print(TwoWays.table(contrast, twoWays, twoWaysRows));
     }
     // The plain drivers' results and logs move into the run's folder; their temporary folder goes.
     for (Path dir : plainResults.values().stream().map(Path::getParent).distinct().toList()) {

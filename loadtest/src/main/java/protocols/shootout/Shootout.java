@@ -27,7 +27,7 @@ import protocols.lab.RpcFramework;
 import protocols.lab.RunFolder;
 import protocols.lab.TlsMode;
 import protocols.load.Populations;
-import protocols.report.Comparison;
+import protocols.report.TwoWays;
 import protocols.rpc.InvocationMode;
 
 /**
@@ -98,8 +98,7 @@ public final class Shootout {
         return null;
       }));
     }
-    List<Comparison.DiscoveryPair> pairs = new ArrayList<>();
-    List<Comparison.TlsPair> tlsPairs = new ArrayList<>();
+    List<TwoWays> pairs = new ArrayList<>();
     for (RpcFramework<?, ?> framework : frameworks) {
       String target = Parameters.TARGET_PREFIX + framework.name();
       boolean hasRegistry = EchoRun.registryOf(framework, params).isPresent();
@@ -117,8 +116,8 @@ public final class Shootout {
           if (!tls.on()) {
             plaintext = echo;
           } else if (plaintext != null) {
-            tlsPairs.add(new Comparison.TlsPair(plaintext.name(), echo.name(), tls.label(), plaintext.firstCallMillis(),
-                echo.firstCallMillis()));
+            pairs.add(new TwoWays(TwoWays.Contrast.TLS, plaintext.name(), echo.name(), tls.label(),
+                plaintext.firstCallMillis(), echo.firstCallMillis()));
           }
         }
         continue;
@@ -135,8 +134,8 @@ public final class Shootout {
       EchoRun direct = ways.get(Discovery.DIRECT);
       EchoRun via = ways.get(Discovery.REGISTRY);
       if (direct != null && via != null) {
-        pairs.add(new Comparison.DiscoveryPair(direct.name(), via.name(), via.endpoints().registry().kind().scheme(),
-            direct.firstCallMillis(), via.firstCallMillis()));
+        pairs.add(new TwoWays(TwoWays.Contrast.DISCOVERY, direct.name(), via.name(),
+            via.endpoints().registry().kind().scheme(), direct.firstCallMillis(), via.firstCallMillis()));
       }
     }
     Map<String, Path> plainResults = plain ? runPlainDrivers(params, modes) : Map.of();
@@ -158,7 +157,7 @@ public final class Shootout {
     Map<String, String> versions = new LinkedHashMap<>();
     frameworks.forEach(f -> versions.put(f.name(), f.version()));
     run.onSummaryWritten(new ComparisonReport(frameworks(), versions, modes, params.levels(), Frameworks.CEILING,
-        describe(params, frameworks, modes, plain, discovery), plainResults, pairs, tlsPairs, ceilings()));
+        describe(params, frameworks, modes, plain, discovery), plainResults, pairs, ceilings()));
   }
 
   /** Over TLS, each run's ceiling is the ceiling's run in the same TLS mode. */

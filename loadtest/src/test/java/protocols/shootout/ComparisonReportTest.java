@@ -1,6 +1,7 @@
 package protocols.shootout;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -15,6 +16,7 @@ import protocols.stats.LatencyRecorder;
 import protocols.stats.RequestStats;
 import protocols.rpc.InvocationMode;
 import protocols.report.Comparison;
+import protocols.report.TwoWays;
 import protocols.stats.Level;
 import protocols.stats.RunInfo;
 import protocols.stats.Summaries;
@@ -127,8 +129,7 @@ class ComparisonReportTest {
 
   @Test
   void aFrameworkRunDirectAndThroughItsRegistryIsComparedLevelByLevel(@TempDir Path dir) throws Exception {
-    Comparison.DiscoveryPair pair = new Comparison.DiscoveryPair("dubbo", "dubbo via zookeeper", "zookeeper", 900,
-        1_400);
+    TwoWays pair = new TwoWays(TwoWays.Contrast.DISCOVERY, "dubbo", "dubbo via zookeeper", "zookeeper", 900, 1_400);
     ComparisonReport report = new ComparisonReport(List.of("dubbo", "dubbo via zookeeper", "netty"), Map.of(),
         List.of(InvocationMode.ASYNC), List.of(1, 5), "netty", Map.of(), Map.of(), List.of(pair));
     List<RequestStats> all = List.of(stats(Level.closed("dubbo", 1, InvocationMode.ASYNC), 1000, 1000),
@@ -136,10 +137,10 @@ class ComparisonReportTest {
         stats(Level.closed("dubbo via zookeeper", 1, InvocationMode.ASYNC), 900, 900),
         stats(Level.closed("dubbo via zookeeper", 5, InvocationMode.ASYNC), 3000, 3000),
         stats(Level.closed("netty", 1, InvocationMode.ASYNC), 5000, 5000));
-    List<Comparison.DiscoveryRow> rows = Comparison.discoveryRows(List.of(pair), report.rows(all));
-    assertEquals(List.of(1, 5), rows.stream().map(Comparison.DiscoveryRow::clients).toList());
-    assertEquals(0.9, rows.get(0).registryVsDirect(), 0.01);
-    assertEquals(0.75, rows.get(1).registryVsDirect(), 0.01);
+    List<TwoWays.Row> rows = TwoWays.rows(List.of(pair), report.rows(all));
+    assertEquals(List.of(1, 5), rows.stream().map(TwoWays.Row::clients).toList());
+    assertEquals(0.9, rows.get(0).variantVsBaseline(), 0.01);
+    assertEquals(0.75, rows.get(1).variantVsBaseline(), 0.01);
 
     report.written(dir, all, RunAnalysis.of(all, Optional.empty(), List.of()), false);
     String html = Files.readString(dir.resolve(ComparisonReport.HTML));
@@ -147,15 +148,16 @@ class ComparisonReportTest {
         + " data-clients=\"5\""), "the discovery table");
     assertTrue(html.contains("dubbo direct 900 ms, through zookeeper 1400 ms"), "the first calls");
     String json = Files.readString(dir.resolve(ComparisonReport.JSON));
-    assertTrue(json.contains("\"registryVsDirect\" : 0.75") && json.contains("\"registryFirstCallMillis\" : 1400"),
-        json);
+    assertTrue(json.contains("\"contrast\" : \"discovery\"") && json.contains("\"variantVsBaseline\" : 0.75")
+        && json.contains("\"variantFirstCallMillis\" : 1400"), json);
+    assertFalse(html.contains("id=\"tls\""), "no TLS table without a TLS pair");
   }
 
   @Test
   void aFrameworkRunInPlaintextAndOverTlsIsComparedLevelByLevel(@TempDir Path dir) throws Exception {
-    Comparison.TlsPair pair = new Comparison.TlsPair("grpc", "grpc tls", "tls", 120, 180);
+    TwoWays pair = new TwoWays(TwoWays.Contrast.TLS, "grpc", "grpc tls", "tls", 120, 180);
     ComparisonReport report = new ComparisonReport(List.of("grpc", "grpc tls", "netty", "netty tls"), Map.of(),
-        List.of(InvocationMode.ASYNC), List.of(1, 5), "netty", Map.of(), Map.of(), List.of(), List.of(pair),
+        List.of(InvocationMode.ASYNC), List.of(1, 5), "netty", Map.of(), Map.of(), List.of(pair),
         Map.of("grpc tls", "netty tls"));
     List<RequestStats> all = List.of(stats(Level.closed("grpc", 1, InvocationMode.ASYNC), 1000, 1000),
         stats(Level.closed("grpc", 5, InvocationMode.ASYNC), 4000, 4000),
@@ -166,11 +168,16 @@ class ComparisonReportTest {
     List<Comparison.Row> all2 = report.rows(all);
     assertEquals(0.2, all2.get(0).ceilingRatio(), 0.01, "plaintext against the plaintext ceiling");
     assertEquals(0.2, all2.get(2).ceilingRatio(), 0.01, "TLS against the ceiling over TLS");
-    List<Comparison.TlsRow> rows = Comparison.tlsRows(List.of(pair), all2);
-    assertEquals(List.of(1, 5), rows.stream().map(Comparison.TlsRow::clients).toList());
-    assertEquals(0.8, rows.get(0).tlsVsPlaintext(), 0.01);
-    assertEquals(0.5, rows.get(1).tlsVsPlaintext(), 0.01);
-    assertNull(rows.get(0).tlsServerCpuPerCall(), "no CPU figure where none was sampled");
+    List<TwoWays.Row> rows = TwoWays.rows(List.of(pair), all2);
+    assertEquals(List.of(1, 5), rows.stream().map(TwoWays.Row::clients).toList());
+    assertEquals(0.8, rows.get(0).variantVsBaseline(), 0.01);
+    assertEquals(0.5, rows.get(1).variantVsBaseline(), 0.01);
+    assertNull(rows.get(0).variantServerCpuPerCall(), "no CPU figure where none was sampled");
+    String console = TwoWays.table(TwoWays.Contrast.TLS, List.of(pair), rows);
+    assertTrue(console.contains("Plaintext against TLS") && console.contains("tls/pl")
+        && console.contains("first OK call of a fresh grpc client: plaintext 120 ms, tls 180 ms"), console);
+    assertTrue(console.lines().anyMatch(l -> l.startsWith("grpc ") && l.contains(" 0.50 ")), console);
+    assertEquals("", TwoWays.table(TwoWays.Contrast.DISCOVERY, List.of(pair), rows), "no table without its pairs");
 
     report.written(dir, all, RunAnalysis.of(all, Optional.empty(), List.of()), false);
     String html = Files.readString(dir.resolve(ComparisonReport.HTML));
@@ -178,6 +185,8 @@ class ComparisonReportTest {
         "the TLS table");
     assertTrue(html.contains("grpc plaintext 120 ms, tls 180 ms"), "the first calls");
     String json = Files.readString(dir.resolve(ComparisonReport.JSON));
-    assertTrue(json.contains("\"tlsVsPlaintext\" : 0.5") && json.contains("\"tlsFirstCallMillis\" : 180"), json);
+    assertTrue(json.contains("\"contrast\" : \"tls\"") && json.contains("\"variantVsBaseline\" : 0.5")
+        && json.contains("\"variantFirstCallMillis\" : 180"), json);
+    assertFalse(html.contains("id=\"discovery\""), "no discovery table without a discovery pair");
   }
 }
