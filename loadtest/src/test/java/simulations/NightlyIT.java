@@ -43,7 +43,7 @@ class NightlyIT {
 
     // 200x the nights before: on a machine busy enough that the gates are judged at twice their distance
     // (p99 +800%), the first nights' p99 rose to tens of ms and a 40x slower server failed only calls/s.
-    // 10 s, not 4: at 5 calls/s its 1-second windows swing, and a noise margin of 100% would let any drop pass.
+    // 10 s, not 4: at 5 calls/s its 1-second windows swing, and 10 of them keep the noise margin from passing 100%.
     night.put("serverDelayUs", "1000000");
     night.put("duration", "10");
     GatlingProcess.Result third = GatlingProcess.run("RpcNightly", night, RESULTS.resolve("night3"),

@@ -49,20 +49,26 @@ public final class Regression {
     }
 
     /**
-     * The same rule for a level its run warns about (a busy machine, no steady state): a change must go
-     * twice as far in ratio to fail it, tonight/baseline under half the usual threshold for calls/s, over
-     * twice it for p99. A drop to 1% is no artefact of a shared machine; a drop of 20% could be.
+     * The same rule for a level its run warns about (a busy machine, no steady state): its margin is
+     * {@code 1 + 2m}, so tonight/baseline must leave [1/2.2, 2.2] to fail at a 10% margin. A drop to 1% is
+     * no artefact of a shared machine; a drop of 20% could be.
      */
     public Rule forWarnedLevel() {
       return new Rule(nights, floor, minNights, better, true);
     }
 
     double widen(double margin) {
-      if (!warned) {
-        return margin;
-      }
-      return better == Better.HIGHER ? (1 + Math.min(margin, 1)) / 2 : 1 + 2 * margin;
+      return warned ? 1 + 2 * margin : margin;
     }
+  }
+
+  /**
+   * The change a margin allows, taken as a ratio both ways: tonight/baseline may rise to {@code 1 + m}
+   * (p99) or fall to {@code 1 / (1 + m)} (calls/s). So a margin of 100% or more still fails a collapse:
+   * a margin taken as a difference would allow calls/s any drop.
+   */
+  static double allowedChange(double margin, Better better) {
+    return better == Better.HIGHER ? -margin / (1 + margin) : margin;
   }
 
   /**
@@ -81,11 +87,11 @@ public final class Regression {
     double baseline = median(last);
     double margin = rule.widen(Math.max(margin(last, rule.floor()), noise));
     double change = baseline == 0 ? 0 : (tonight - baseline) / baseline;
-    boolean worse = rule.better() == Better.HIGHER ? change < -margin : change > margin;
+    double allowed = allowedChange(margin, rule.better());
+    boolean worse = rule.better() == Better.HIGHER ? change < allowed : change > allowed;
     boolean enough = last.size() >= rule.minNights();
-    String message = String.format("%s %s vs %s (median of %d night%s): %+.1f%%, allowed %s%.1f%%", what,
-        fmt(tonight), fmt(baseline), last.size(), last.size() == 1 ? "" : "s", 100 * change,
-        rule.better() == Better.HIGHER ? "-" : "+", 100 * margin)
+    String message = String.format("%s %s vs %s (median of %d night%s): %+.1f%%, allowed %+.1f%%", what,
+        fmt(tonight), fmt(baseline), last.size(), last.size() == 1 ? "" : "s", 100 * change, 100 * allowed)
         + (worse && !enough ? "; reported only: " + last.size() + " earlier night" + (last.size() == 1 ? "" : "s")
         + ", " + rule.minNights() + " needed before a regression can fail the build" : "");
     return new Verdict(!(worse && enough), true, baseline, margin, message);

@@ -33,7 +33,7 @@ class RegressionTest {
   void aTwentyPercentDropInThroughputFails() {
     Regression.Verdict v = Regression.judge("calls/s", 8_000, FLAT, 0, HIGHER);
     assertFalse(v.passed(), v.message());
-    assertTrue(v.message().startsWith("calls/s 8,000 vs 10,000 (median of 7 nights): -20.0%, allowed -10.0%"),
+    assertTrue(v.message().startsWith("calls/s 8,000 vs 10,000 (median of 7 nights): -20.0%, allowed -9.1%"),
         v.message());
   }
 
@@ -53,7 +53,7 @@ class RegressionTest {
 
   @Test
   void aWarnedLevelFailsOnlyOnAChangeTwiceAsFar() {
-    Regression.Rule warnedHigher = HIGHER.forWarnedLevel(); // 10% floor: fails below 45% of the baseline
+    Regression.Rule warnedHigher = HIGHER.forWarnedLevel(); // 10% floor: fails below 1/2.2 (45.5%) of the baseline
     assertTrue(Regression.judge("calls/s", 8_000, FLAT, 0, warnedHigher).passed(), "a 20% drop on a busy machine");
     assertTrue(Regression.judge("calls/s", 4_600, FLAT, 0, warnedHigher).passed());
     assertFalse(Regression.judge("calls/s", 4_400, FLAT, 0, warnedHigher).passed());
@@ -62,6 +62,22 @@ class RegressionTest {
     List<Double> p99s = List.of(1_000.0, 1_000.0, 1_000.0);
     assertTrue(Regression.judge("p99 µs", 2_000, p99s, 0, warnedLower).passed());
     assertFalse(Regression.judge("p99 µs", 2_600, p99s, 0, warnedLower).passed());
+  }
+
+  @Test
+  void aMarginOfAHundredPercentOrMoreStillFailsACollapse() {
+    // A night whose 1-second windows swing 71% asks a noise margin over 100% (NightlyIT, 1 s a call): a margin
+    // taken as a difference allowed calls/s -100%, so 4.8 against 630 passed.
+    List<Double> history = List.of(630.0, 640.0, 620.0);
+    Regression.Verdict plain = Regression.judge("calls/s", 4.8, history, 1.5, HIGHER);
+    assertFalse(plain.passed(), plain.message());
+    assertTrue(plain.message().endsWith("allowed -60.0%"), plain.message());
+    Regression.Verdict warned = Regression.judge("calls/s", 4.8, history, 1.5, HIGHER.forWarnedLevel());
+    assertFalse(warned.passed(), warned.message());
+    assertTrue(Regression.judge("calls/s", 200, history, 1.5, HIGHER.forWarnedLevel()).passed(),
+        "a warned level with that noise allows a fall to 1/5");
+    assertFalse(Regression.judge("p99 µs", 2_600, List.of(1_000.0, 1_000.0), 1.5, LOWER).passed(),
+        "p99 keeps its margin as a rise: +160% over +150%");
   }
 
   @Test
