@@ -10,6 +10,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Objects;
 import protocols.stats.Level;
 
 /**
@@ -28,7 +29,7 @@ public final class Comparison {
    */
   @JsonPropertyOrder({"framework", "mode", "clients"})
   public record Row(@JsonIgnore Level level, long callsPerClient, long totalCalls, double seconds, double throughput,
-                    long ko, long p50, long p99, long p999, Double ceilingRatio, Double plainThroughput,
+                    long ko, Long p50, Long p99, Long p999, Double ceilingRatio, Double plainThroughput,
                     Double gatlingVsPlain, String plainFlag, Double gatlingCpuPerCall, Double plainCpuPerCall,
                     Double serverCpuPerCall) {
     @JsonProperty
@@ -105,7 +106,8 @@ public final class Comparison {
     for (Row r : rows) {
       sb.append(String.join(",", r.framework(), r.mode(), Integer.toString(r.clients()),
           Long.toString(r.callsPerClient()), Long.toString(r.totalCalls()), fmt(r.seconds(), 3), fmt(r.throughput(), 1),
-          Long.toString(r.ko()), Long.toString(r.p50()), Long.toString(r.p99()), Long.toString(r.p999()),
+          Long.toString(r.ko()), Objects.toString(r.p50(), ""), Objects.toString(r.p99(), ""),
+          Objects.toString(r.p999(), ""),
           optional(r.ceilingRatio(), 3), optional(r.plainThroughput(), 1), optional(r.gatlingVsPlain(), 3),
           optional(r.gatlingCpuPerCall(), 2), optional(r.plainCpuPerCall(), 2), optional(r.harnessCpuPerCall(), 2),
           optional(r.serverCpuPerCall(), 2)))

@@ -61,7 +61,8 @@ public final class ComparisonPage {
     if (!rows.isEmpty()) {
       charts.add(chart(run, "throughput-chart", "Throughput (OK calls/s) against concurrent clients", rows,
           Comparison.Row::throughput));
-      charts.add(chart(run, "p99-chart", "p99 latency (µs) against concurrent clients", rows, r -> (double) r.p99()));
+      charts.add(chart(run, "p99-chart", "p99 latency (µs) against concurrent clients",
+          rows.stream().filter(r -> r.p99() != null).toList(), r -> (double) r.p99())); // no OK call: no point
     }
     model.put("charts", charts);
     model.put("rateRows", rateRows);

@@ -20,16 +20,18 @@ public final class SummaryTable {
     }
     StringBuilder sb = new StringBuilder();
     String header = "%-" + width + "s %10s %6s %10s %8s %8s %8s %8s %8s %9s%n";
-    String line = "%-" + width + "s %10d %6d %10.1f %8.1f %8d %8d %8d %8d %9d%n";
+    String line = "%-" + width + "s %10d %6d %10.1f %8s %8s %8s %8s %8s %9s%n";
     sb.append(String.format(header, "request", "count", "ko", "calls/s", "mean", "p50", "p90", "p99", "p99.9", "max"));
     for (RequestStats r : rows) {
-      sb.append(String.format(line, r.name(), r.count(), r.ko(), r.throughput(), r.mean(), r.p50(), r.p90(), r.p99(),
-          r.p999(), r.max()));
+      boolean ok = r.hasOkCalls(); // without an OK call, "-": a 0 would read as fast
+      sb.append(String.format(line, r.name(), r.count(), r.ko(), r.throughput(),
+          ok ? String.format(java.util.Locale.ROOT, "%.1f", r.mean()) : "-", ok ? r.p50() : "-", ok ? r.p90() : "-",
+          ok ? r.p99() : "-", ok ? r.p999() : "-", ok ? r.max() : "-"));
     }
     List<RequestStats> open = rows.stream().filter(RequestStats::isOpen).toList();
     if (!open.isEmpty()) {
       String oh = "%-" + width + "s %10s %10s %8s %8s %8s %8s %8s %9s %9s %9s%n";
-      String ol = "%-" + width + "s %10.0f %10.1f %8d %8d %8d %8d %8d %9d %9d %9d%n";
+      String ol = "%-" + width + "s %10.0f %10.1f %8d %8d %8d %8s %8s %9d %9d %9d%n";
       sb.append(String.format("%nOpen-model levels: calls/s offered and achieved (OK), µs from the due time (response)"
           + " and from the send (service)%n"));
       sb.append(String.format(oh, "request", "offered", "achieved", "dropped", "lag p50", "lag p99", "svc p50", "svc p99",
@@ -37,7 +39,8 @@ public final class SummaryTable {
       for (RequestStats r : open) {
         OpenStats o = r.open();
         sb.append(String.format(java.util.Locale.ROOT, ol, r.name(), o.offered(), r.okThroughput(), o.dropped(),
-            o.lagP50(), o.lagP99(), r.p50(), r.p99(), o.responseP50(), o.responseP99(), o.responseMax()));
+            o.lagP50(), o.lagP99(), r.hasOkCalls() ? r.p50() : "-", r.hasOkCalls() ? r.p99() : "-", o.responseP50(),
+            o.responseP99(), o.responseMax()));
       }
     }
     return sb.toString().stripTrailing();

@@ -79,22 +79,22 @@ public record TwoWays(Contrast contrast, String baseline, String variant, String
     }
 
     @JsonProperty
-    public long baselineP50() {
+    public Long baselineP50() {
       return baseline.p50();
     }
 
     @JsonProperty
-    public long variantP50() {
+    public Long variantP50() {
       return variant.p50();
     }
 
     @JsonProperty
-    public long baselineP99() {
+    public Long baselineP99() {
       return baseline.p99();
     }
 
     @JsonProperty
-    public long variantP99() {
+    public Long variantP99() {
       return variant.p99();
     }
 

@@ -214,7 +214,8 @@ public final class ComparisonReport implements SummaryListener {
           Double gatlingCpu = shares == null || served <= 0 ? null : shares.injectorCores() * 1e6 / served;
           Double serverCpu = shares == null || served <= 0 ? null : shares.serverCores() * 1e6 / served;
           rows.add(new Comparison.Row(level, s.count() / clients, s.count(), s.durationSeconds(), served,
-              s.ko(), s.p50(), s.p99(), s.p999(), ceilingRatio, plainThroughput, vsPlain, flag, gatlingCpu,
+              s.ko(), s.hasOkCalls() ? s.p50() : null, s.hasOkCalls() ? s.p99() : null,
+              s.hasOkCalls() ? s.p999() : null, ceilingRatio, plainThroughput, vsPlain, flag, gatlingCpu,
               plainCpu.get(plainLevel.name()), serverCpu));
         }
       }

@@ -46,6 +46,11 @@ public record RequestStats(String name, long count, long ko, double durationSeco
         endNanos, startEpochMillis, sendEndEpochMillis, endEpochMillis, open, level);
   }
 
+  /** Whether any call was OK: without one its latencies (0) are no figure and are shown as "–" or null. */
+  public boolean hasOkCalls() {
+    return count > ko;
+  }
+
   /** Whether its figures are a measurement (not a warm-up, not a ramp); a request without a level is. */
   public boolean measured() {
     return level == null || level.measured();

@@ -46,10 +46,16 @@ public final class Summaries {
               Map<String, StreamStats> streams) {
   }
 
-  /** One request as the file holds it (µs, rates to a tenth, times as epoch ms). */
+  /**
+   * One request as the file holds it (µs, rates to a tenth, times as epoch ms). Its latencies are null when no
+   * call was OK: a 0 would read as fast.
+   */
   @JsonInclude(JsonInclude.Include.NON_NULL)
-  record Request(long count, long ko, double durationSeconds, double throughput, double okThroughput, double mean,
-                 long p50, long p90, long p99, long p999, long max, Map<String, Long> koReasons, long[] okPerSecond,
+  record Request(long count, long ko, double durationSeconds, double throughput, double okThroughput,
+                 @JsonInclude(JsonInclude.Include.ALWAYS) Double mean, @JsonInclude(JsonInclude.Include.ALWAYS) Long p50,
+                 @JsonInclude(JsonInclude.Include.ALWAYS) Long p90, @JsonInclude(JsonInclude.Include.ALWAYS) Long p99,
+                 @JsonInclude(JsonInclude.Include.ALWAYS) Long p999, @JsonInclude(JsonInclude.Include.ALWAYS) Long max,
+                 Map<String, Long> koReasons, long[] okPerSecond,
                  long[] koPerSecond, long[] p50PerSecond, long[] p99PerSecond, List<SpectrumPoint> spectrum,
                  String histogram, long startEpochMillis, Long sendEndEpochMillis, long endEpochMillis, Open open,
                  Level level, Validity validity) {
@@ -109,6 +115,7 @@ public final class Summaries {
   }
 
   private static Request toFile(RequestStats r, Validity validity) {
+    boolean ok = r.hasOkCalls();
     OpenStats o = r.open();
     Open open = o == null ? null : new Open(RequestStats.round(o.offered(), 1), o.maxInFlight(), o.dropped(),
         o.unsent() > 0 ? o.unsent() : null, o.unsent() > 0 ? o.unsentReason() : null,
@@ -116,10 +123,19 @@ public final class Summaries {
         o.responseMax(), o.responseSpectrum(), o.responseHistogram(), o.lagP50(), o.lagP99(), o.lagMax(),
         o.lagHistogram());
     return new Request(r.count(), r.ko(), RequestStats.round(r.durationSeconds(), 3),
-        RequestStats.round(r.throughput(), 1), RequestStats.round(r.okThroughput(), 1), RequestStats.round(r.mean(), 1),
-        r.p50(), r.p90(), r.p99(), r.p999(), r.max(), r.koReasons(), r.okWindows(), r.koWindows(), r.p50Windows(),
+        RequestStats.round(r.throughput(), 1), RequestStats.round(r.okThroughput(), 1),
+        ok ? RequestStats.round(r.mean(), 1) : null, ok ? r.p50() : null, ok ? r.p90() : null, ok ? r.p99() : null,
+        ok ? r.p999() : null, ok ? r.max() : null, r.koReasons(), r.okWindows(), r.koWindows(), r.p50Windows(),
         r.p99Windows(), r.spectrum(), r.histogram(), r.startEpochMillis(), r.sendEndEpochMillis(), r.endEpochMillis(),
         open, r.level(), validity);
+  }
+
+  private static long orZero(Long v) {
+    return v == null ? 0 : v;
+  }
+
+  private static double orZero(Double v) {
+    return v == null ? 0 : v;
   }
 
   private static RequestStats fromFile(String name, Request r, Level level) {
@@ -131,8 +147,9 @@ public final class Summaries {
     long start = r.startEpochMillis();
     long end = r.endEpochMillis();
     long sendEnd = r.sendEndEpochMillis() == null ? end : r.sendEndEpochMillis(); // format 1: to the last reply
-    return new RequestStats(name, r.count(), r.ko(), r.durationSeconds(), r.throughput(), r.okThroughput(), r.mean(),
-        r.p50(), r.p90(), r.p99(), r.p999(), r.max(), r.koReasons() == null ? Map.of() : r.koReasons(),
+    return new RequestStats(name, r.count(), r.ko(), r.durationSeconds(), r.throughput(), r.okThroughput(),
+        orZero(r.mean()), orZero(r.p50()), orZero(r.p90()), orZero(r.p99()), orZero(r.p999()), orZero(r.max()),
+        r.koReasons() == null ? Map.of() : r.koReasons(),
         longs(r.okPerSecond()), longs(r.koPerSecond()), longs(r.p50PerSecond()), longs(r.p99PerSecond()),
         list(r.spectrum()), r.histogram(), start * 1_000_000L, sendEnd * 1_000_000L, end * 1_000_000L, start, sendEnd,
         end, open, level);

@@ -1,19 +1,25 @@
 package protocols.report;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 import protocols.load.RunAnalysis;
 import protocols.stats.FaultedLevel;
 import protocols.stats.LatencyRecorder;
 import protocols.stats.RequestStats;
 import protocols.stats.RunInfo;
+import protocols.stats.Summaries;
 
 class RpcReportPageTest {
 
@@ -32,6 +38,37 @@ class RpcReportPageTest {
     assertTrue(page.contains("id=\"not-checked\""), "the page says other work was not checked");
     assertTrue(page.contains("(Linux only)"), "and why");
     assertTrue(!page.contains("no other work on the machine above the threshold"), "nor claims it was");
+  }
+
+  @Test
+  void aRequestWhoseEveryCallFailedShowsNoLatencyNotZero(@TempDir Path dir) throws Exception {
+    LatencyRecorder r = new LatencyRecorder();
+    for (int i = 0; i < 1_000; i++) {
+      long start = i * 1_000_000L;
+      r.record("echo 1 clients (async)", start, start + 100_000, true);
+      r.record("a method that fails", start, start + 50_000, "UNIMPLEMENTED: no such method");
+    }
+    List<RequestStats> rows = r.snapshot();
+    RunAnalysis a = RunAnalysis.of(rows, Optional.empty(), List.of());
+    RunInfo run = RunInfo.ofRun(List.of(), false, RunInfo.Injector.ALONE, 0, "run", Map.of(), List.of(), List.of());
+    String page = RpcReportPage.render("t", rows, List.of(), a, run, false, null);
+    Matcher failed = Pattern.compile("<tr data-request=\"a method that fails\".*?</tr>").matcher(page);
+    assertTrue(failed.find(), page);
+    assertTrue(failed.group().contains("<td class=\"p99 no-ok muted\">–</td>"), failed.group());
+    assertFalse(failed.group().contains("<td class=\"p99\">0</td>"), failed.group());
+    Matcher ok = Pattern.compile("<tr data-request=\"echo 1 clients \\(async\\)\".*?</tr>").matcher(page);
+    assertTrue(ok.find() && ok.group().contains("<td class=\"p99\">100</td>"), "an OK request keeps its figures");
+
+    String console = SummaryTable.render(rows);
+    String line = console.lines().filter(l -> l.startsWith("a method that fails")).findFirst().orElseThrow();
+    assertTrue(line.trim().endsWith("-") && !line.matches(".* 0 +0 .*"), line);
+
+    Path file = Summaries.write(dir.resolve(Summaries.FILE), new Summaries.Summary(run, List.of(), rows, Map.of()));
+    JsonNode failedJson = new ObjectMapper().readTree(file.toFile()).get("requests").get("a method that fails");
+    assertTrue(failedJson.has("p99") && failedJson.get("p99").isNull(), failedJson.toString());
+    assertEquals(1_000, failedJson.get("ko").asLong());
+    assertFalse(Summaries.read(file).requests().stream().filter(q -> q.name().equals("a method that fails"))
+        .findFirst().orElseThrow().hasOkCalls(), "and reads back as having none");
   }
 
   @Test
