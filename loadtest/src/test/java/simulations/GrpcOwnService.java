@@ -15,6 +15,7 @@ import io.gatling.javaapi.core.ScenarioBuilder;
 import io.gatling.javaapi.core.Simulation;
 import java.time.Duration;
 import protocols.grpc.GrpcProtocol;
+import protocols.rpc.SystemProperty;
 
 /**
  * A simulation of one's own gRPC service, written with the plugin's DSL and Gatling alone: your
@@ -27,7 +28,7 @@ public class GrpcOwnService extends Simulation {
   private final Duration duration = Duration.ofSeconds(Long.getLong("duration", 10));
 
   private final GrpcProtocol protocol = grpc
-      .target(System.getProperty("target", "127.0.0.1:50051"))
+      .target(SystemProperty.get("target", "127.0.0.1:50051")) // as typed, also under the Maven plugin
       .timeout(Duration.ofSeconds(2));
 
   // Ten orders per reply; the first one is sent back to the echo method, which must return it unchanged.

@@ -38,7 +38,7 @@ public final class LoadParams {
     Properties props = System.getProperties();
     Map<String, String> m = new LinkedHashMap<>();
     for (String name : props.stringPropertyNames()) {
-      m.put(name, props.getProperty(name));
+      m.put(name, protocols.rpc.SystemProperty.asTyped(props.getProperty(name)));
     }
     return new LoadParams(m);
   }

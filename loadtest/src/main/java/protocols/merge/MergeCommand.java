@@ -37,12 +37,12 @@ public final class MergeCommand {
 
   public static void main(String[] args) {
     try {
-      String runs = System.getProperty("runs", String.join(",", args)).trim();
+      String runs = protocols.rpc.SystemProperty.get("runs", String.join(",", args)).trim();
       if (runs.isEmpty()) {
         throw new IllegalArgumentException("-Druns is required: the injectors' run folders, comma-separated, e.g."
             + " -Druns=loadtest/target/gatling/injector-0,loadtest/target/gatling/injector-1");
       }
-      String out = System.getProperty("out", "").trim();
+      String out = protocols.rpc.SystemProperty.get("out", "").trim();
       LoadParams params = LoadParams.fromSystemProperties();
       int expected = params.intParam("injectors", 0, 0, 1_000);
       int waitSeconds = params.intParam("waitSeconds", 0, 0, 86_400);
