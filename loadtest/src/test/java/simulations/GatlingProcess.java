@@ -22,6 +22,7 @@ import io.gatling.commons.stats.KO$;
 import io.gatling.commons.stats.OK$;
 import io.gatling.commons.stats.Status;
 import io.gatling.core.config.GatlingConfiguration;
+import io.gatling.shared.model.assertion.AssertionValidator;
 import protocols.lab.JvmCommand;
 import scala.Option;
 
@@ -59,7 +60,8 @@ final class GatlingProcess {
         throw new AssertionError("no rpc-summary.json next to index.html in " + folder);
       }
       JsonNode root = new ObjectMapper().readTree(Files.readString(summary));
-      assertCountsMatchSimulationLog(folder, root.get("requests"));
+      LogFileData log = assertCountsMatchSimulationLog(folder, root.get("requests"));
+      assertOutcomeAgrees(log, root, exitCode);
       return root;
     }
   }
@@ -68,7 +70,7 @@ final class GatlingProcess {
    * An independent check of the µs summary: Gatling's own simulation.log, read by Gatling's own
    * reader, must hold the same number of OK and KO responses for every request name.
    */
-  static void assertCountsMatchSimulationLog(Path runFolder, JsonNode requests) {
+  static LogFileData assertCountsMatchSimulationLog(Path runFolder, JsonNode requests) {
     LogFileData log = LogFileReader.apply(runFolder.getFileName().toString(), runFolder.getParent(),
         GatlingConfiguration.load()).read();
     int compared = 0;
@@ -87,6 +89,28 @@ final class GatlingProcess {
     if (compared == 0) {
       throw new AssertionError("no request in rpc-summary.json to compare with simulation.log");
     }
+    return log;
+  }
+
+  /**
+   * The summary's outcome against Gatling's own judgement of its assertions (its validator on its reader of
+   * simulation.log, as Gatling's runner does) and the process's exit status: every run that ended has one.
+   */
+  static void assertOutcomeAgrees(LogFileData log, JsonNode root, int exitCode) {
+    String outcome = root.path("outcome").asText("");
+    if (root.get("run").path("interrupted").asBoolean()) {
+      assertEquals("interrupted", outcome, root.path("outcomeDetail").asText());
+      return;
+    }
+    boolean anyFailed = scala.jdk.javaapi.CollectionConverters.asJava(
+        new AssertionValidator(log).validateAssertions(log.assertions())).stream().anyMatch(r -> !r.success());
+    String detail = outcome + ": " + root.path("outcomeDetail").asText() + " (exit status " + exitCode + ")";
+    if (anyFailed) {
+      assertTrue(outcome.equals("assertions-failed") || outcome.equals("crashed"), detail);
+    } else {
+      assertTrue(!outcome.isEmpty() && !outcome.equals("assertions-failed"), detail);
+    }
+    assertEquals(exitCode == 0, outcome.equals("ok"), detail);
   }
 
   /** {OK, KO} responses of {@code request} in the run's simulation.log, by Gatling's own reader. */

@@ -38,6 +38,8 @@ class MeasuredNothingIT {
       String expected = "error: the server at " + thrift.address() + " (-Dtarget) does not answer a dubbo echo call";
       assertEquals(1, run.output().lines().filter(l -> l.startsWith(expected)).count(), run.output());
       assertFalse(run.output().lines().anyMatch(l -> l.trim().startsWith("at ")), "no stack trace:\n" + run.output());
+      assertTrue(run.output().lines().anyMatch(l -> l.startsWith("RESULT: not-started: the server at " + thrift.address())),
+          "a CI reads why from one line:\n" + run.output());
       assertTrue(seconds < 60, "failed within " + seconds + " s, not after the 30 s level");
       assertTrue(thrift.isAlive());
     }
@@ -115,5 +117,10 @@ class MeasuredNothingIT {
     assertTrue(level.get("ko").asLong() * 100 > level.get("count").asLong(), level.toString());
     assertTrue(run.output().lines().anyMatch(l -> l.contains("echo 50 clients (async)") && l.contains("false")),
         "Gatling names the failed assertion:\n" + run.output());
+    // Maven folds Gatling's 2 into 1: the outcome says which failure it was, last on the console and in the summary.
+    String last = run.output().lines().filter(l -> !l.isBlank()).reduce((a, b) -> b).orElse("");
+    assertTrue(last.startsWith("RESULT: assertions-failed: assertions failed (1 of 1): echo 50 clients (async): "),
+        last);
+    assertEquals("assertions-failed", run.summary().get("outcome").asText());
   }
 }

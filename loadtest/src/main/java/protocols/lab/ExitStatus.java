@@ -44,26 +44,31 @@ public final class ExitStatus {
     return reasons.stream().mapToInt(Reason::status).max().orElse(0);
   }
 
+  /** Why, one sentence each. */
+  public List<String> whys() {
+    return reasons.stream().map(Reason::why).toList();
+  }
+
   /** Why, one line each: {@code error: <why>: exit status N}. */
   public List<String> lines() {
     return reasons.stream().map(r -> "error: " + r.why() + ": exit status " + r.status()).toList();
   }
 
   /**
-   * A shutdown hook that runs {@code first}, prints each reason in one line and, if there is one, halts
+   * A shutdown hook that prints each reason in one line, runs {@code first} and, if there is a reason, halts
    * the JVM with its status after the JVM's other shutdown hooks (those registered by now) have ended:
    * halting at once would cut them short (a server's stop, a log's flush).
    */
   public Thread hook(Runnable first) {
     List<Thread> others = registeredHooks();
     return new Thread(() -> {
-      first.run();
       int status = status();
+      lines().forEach(System.err::println);
+      System.err.flush();
+      first.run(); // last on the console: the report's path and the run's outcome
       if (status == 0) {
         return;
       }
-      lines().forEach(System.err::println);
-      System.err.flush();
       long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(OTHER_HOOKS_MILLIS);
       for (Thread other : others) {
         if (other != Thread.currentThread()) {
@@ -104,6 +109,8 @@ public final class ExitStatus {
   public static RuntimeException exitNow(String message, RuntimeException e) {
     System.err.println("error: " + message);
     System.err.flush();
+    System.out.println(new Outcome.Ended(Outcome.NOT_STARTED, message).line());
+    System.out.flush();
     System.exit(1);
     return e;
   }

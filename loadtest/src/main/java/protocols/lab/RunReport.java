@@ -12,6 +12,7 @@ import protocols.load.RunAnalysis;
 import protocols.load.SummaryListener;
 import protocols.report.RpcReportPage;
 import protocols.report.SummaryTable;
+import protocols.rpc.Errors;
 import protocols.stats.CpuSampler;
 import protocols.stats.RequestStats;
 import protocols.stats.StreamStats;
@@ -121,19 +122,40 @@ final class RunReport {
 
   /**
    * Gatling prints its own report's path after this summary; a shutdown hook runs after Gatling's
-   * last line, so the console ends by naming the page that has the µs figures and the warnings, and
-   * sets the run's exit status.
+   * last line, so the console ends by naming the page that has the µs figures and the warnings, then
+   * the run's outcome (Gatling's assertions read from its report, the lab's verdicts), which also goes
+   * into rpc-summary.json; and sets the run's exit status.
    */
-  private static void pointAtReportOnExit(Path page, ExitStatus exit) {
+  private void pointAtReportOnExit(Path page, ExitStatus exit) {
     try {
       Runtime.getRuntime().addShutdownHook(exit.hook(() -> {
         System.out.println("RPC report (µs latencies, true calls/s per level, validity warnings): "
             + page.toAbsolutePath().toUri());
-        System.out.flush();
+        Optional<Outcome.Assertions> assertions;
+        List<String> why = new ArrayList<>(exit.whys());
+        try {
+          assertions = Outcome.gatlingAssertions(folder);
+        } catch (IOException | RuntimeException e) {
+          assertions = Optional.empty();
+          why.add("Gatling's assertions could not be read from its report: " + Errors.oneLine(e));
+        }
+        recordOutcome(Outcome.of(exit.status(), assertions, why));
       }));
     } catch (IllegalStateException interrupted) { // the JVM is stopping: its own status stands
       System.out.println("RPC report: " + page.toAbsolutePath().toUri());
       exit.lines().forEach(System.err::println);
+      recordOutcome(new Outcome.Ended(Outcome.INTERRUPTED, "stopped before its end: the figures cover what it ran"));
     }
+  }
+
+  /** Prints the outcome last and adds it to rpc-summary.json. */
+  private void recordOutcome(Outcome.Ended ended) {
+    try {
+      Summaries.recordOutcome(folder.resolve(Summaries.FILE), ended.outcome().id(), ended.detail());
+    } catch (IOException | RuntimeException e) {
+      System.err.println("error: the outcome could not be added to " + Summaries.FILE + ": " + Errors.oneLine(e));
+    }
+    System.out.println(ended.line());
+    System.out.flush();
   }
 }

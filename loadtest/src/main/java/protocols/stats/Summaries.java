@@ -88,6 +88,20 @@ public final class Summaries {
   }
 
   /**
+   * Adds how the run ended to a summary already written: {@code "outcome"} (an id a CI can compare) and
+   * {@code "outcomeDetail"} (a sentence), atomically as {@link #write}.
+   */
+  public static void recordOutcome(Path file, String outcome, String detail) throws IOException {
+    com.fasterxml.jackson.databind.node.ObjectNode root =
+        (com.fasterxml.jackson.databind.node.ObjectNode) JSON.readTree(file.toFile());
+    root.put("outcome", outcome);
+    root.put("outcomeDetail", detail);
+    Path tmp = file.toAbsolutePath().getParent().resolve(file.getFileName() + ".tmp");
+    JSON.writeValue(tmp.toFile(), root);
+    Files.move(tmp, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+  }
+
+  /**
    * Reads a summary of either format.
    *
    * @throws IOException when it cannot be read or is not a summary
