@@ -77,6 +77,7 @@ public final class Parameters {
       new Param("orderNameChars", "unset", RUNS),
       new Param("maxMessageBytes", "unset", CLIENTS),
       new Param("serverDelayUs", "unset", CLIENTS),
+      new Param(DeclaredServers.PARAM, "unset", CLIENTS),
       new Param("metrics.port", "unset", CLIENTS),
       new Param("metrics.host", LiveSettings.DEFAULT_HOST, CLIENTS),
       new Param("metrics.serverPort", "unset", RUNS),

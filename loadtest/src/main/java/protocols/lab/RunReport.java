@@ -28,7 +28,7 @@ import protocols.stats.Validity;
 final class RunReport {
   private final LabRun run;
   private final Path folder;
-  private final Optional<CpuSampler> cpu = CpuSampler.start();
+  private final Optional<CpuSampler> cpu;
   private final String cpuNotSampled = CpuSampler.notMeasurable().orElse("the CPU was not sampled");
   private final long startedAt = System.currentTimeMillis();
   private final Thread onInterrupt;
@@ -37,6 +37,7 @@ final class RunReport {
   private RunReport(LabRun run, Path folder) {
     this.run = run;
     this.folder = folder;
+    this.cpu = CpuSampler.start(DeclaredServers.of(run.params()));
     this.onInterrupt = new Thread(() -> write(true), "rpc-summary-on-exit");
   }
 

@@ -189,6 +189,7 @@ public final class RunAnalysis {
       if (warmup || fault) {
         continue; // a warm-up or ramp is there to be unsteady, a fault to fail
       }
+      boolean lab = r.level() != null; // a level of the lab's runner: its advice names the lab's -D parameters
       if (r.isOpen() && r.open().unsent() > 0) {
         warnings.add(new Warning(r.name(), Kind.SENDER_STOPPED, r.open().unsent() + " calls due were never sent ("
             + r.open().unsentReason() + "): the level offered less than its rate, and its figures are of the calls"
@@ -207,7 +208,9 @@ public final class RunAnalysis {
         warnings.add(new Warning(r.name(), Kind.BUSY_MACHINE, "other work used " + Numbers.pct(shares.rest())
             + " of the machine's CPU during this level (threshold " + Numbers.pct(MAX_REST_SHARE) + "; injector "
             + Numbers.pct(shares.injector()) + ", servers " + Numbers.pct(shares.servers()) + ", steal "
-            + Numbers.pct(shares.steal()) + "): its figures measure a shared machine, not the framework"));
+            + Numbers.pct(shares.steal()) + "): its figures measure a shared machine, not the framework"
+            + (shares.servers() + shares.otherServers() < 0.001 ? "; no server process of the run's was seen: if"
+                + " the server runs on this machine, -DserverPids=<pid> counts its CPU as the server's" : "")));
       }
       if (faulted.contains(r.name())) {
         continue; // its fault window is a hole in its windows: the faults table judges its recovery
@@ -217,22 +220,24 @@ public final class RunAnalysis {
         warnings.add(new Warning(r.name(), Kind.STALL, "completions fell to " + full[stalled] + " in second " + stalled
             + " (the level's median is " + median(full) + "/s): the server or client stalled. A closed loop stops"
             + " sending while it waits, so the calls that would have waited were never made and this level's"
-            + " percentiles leave the stall out (coordinated omission); an open-model level (-Drates) shows it"));
+            + " percentiles leave the stall out (coordinated omission); " + (lab ? "an open-model level (-Drates)"
+                : "an open workload model") + " shows it"));
       } else if (r.count() > 0 && full.length < MIN_WINDOWS) {
         warnings.add(new Warning(r.name(), Kind.TOO_SHORT, "only " + full.length + " full 1-second windows (at least "
-            + MIN_WINDOWS + " are needed to show a steady state): lengthen -Dduration"));
+            + MIN_WINDOWS + " are needed to show a steady state): " + (lab ? "lengthen -Dduration" : "run it longer")));
       } else if (steadiness[0] > MAX_SPREAD || Math.abs(steadiness[1]) > MAX_TREND) {
         warnings.add(new Warning(r.name(), Kind.NOT_STEADY, String.format(java.util.Locale.ROOT,
             "throughput was not at steady state: 1-second windows spread %.0f%% (limit %.0f%%) and %s %.0f%% across"
                 + " the level (limit %.0f%%); %s",
             steadiness[0] * 100, MAX_SPREAD * 100, steadiness[1] >= 0 ? "rose" : "fell",
-            Math.abs(steadiness[1]) * 100, MAX_TREND * 100, unsteadyAdvice(settleOf.get(r.name()), shares))));
+            Math.abs(steadiness[1]) * 100, MAX_TREND * 100, lab ? unsteadyAdvice(settleOf.get(r.name()), shares)
+                : "warm the client and the service up before the requests you measure, or run longer")));
       }
       boolean saturated = saturation != null && saturation.saturated(); // a queue that grows is its verdict
       (saturated ? Optional.<String>empty() : latencyDrift(p50s, p99s, latency)).ifPresent(why -> warnings.add(new Warning(r.name(), Kind.LATENCY_NOT_STEADY,
           "latency was not at steady state: " + why + "; a rate level's throughput is fixed by its schedule, so"
-              + " its latency shows a client or server still warming up (or a queue building): lengthen -Dwarmup"
-              + " or -Dduration")));
+              + " its latency shows a client or server still warming up (or a queue building): "
+              + (lab ? "lengthen -Dwarmup or -Dduration" : "warm up first, or run longer"))));
     }
     boolean sampled = levels.stream().anyMatch(l -> l.cpu() != null);
     return new RunAnalysis(levels, warnings, sampled ? Optional.empty() : Optional.of("the CPU was not sampled"));

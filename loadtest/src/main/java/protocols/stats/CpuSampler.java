@@ -9,6 +9,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.CopyOnWriteArrayList;
 
 /**
@@ -69,7 +70,11 @@ public final class CpuSampler implements AutoCloseable {
   private final Thread thread;
   private volatile boolean running = true;
 
-  private CpuSampler() {
+  /** Processes of the test the run did not start ({@code -DserverPids}): counted, with theirs, as servers. */
+  private final Set<Long> declared;
+
+  private CpuSampler(Set<Long> declared) {
+    this.declared = Set.copyOf(declared);
     thread = new Thread(this::loop, "cpu-sampler");
     thread.setDaemon(true);
   }
@@ -106,11 +111,19 @@ public final class CpuSampler implements AutoCloseable {
 
   /** Starts sampling now; empty where the shares cannot be measured ({@link #notMeasurable}). */
   public static Optional<CpuSampler> start() {
-    if (notMeasurable().isPresent() || read().isEmpty()) {
+    return start(Set.of());
+  }
+
+  /**
+   * As {@link #start()}, the processes {@code declared} (and their descendants) counted as servers: a
+   * provider of the user's own on this machine, whose CPU would otherwise read as other work.
+   */
+  public static Optional<CpuSampler> start(Set<Long> declared) {
+    if (notMeasurable().isPresent() || read(declared).isEmpty()) {
       return Optional.empty();
     }
-    CpuSampler s = new CpuSampler();
-    s.samples.add(read().get());
+    CpuSampler s = new CpuSampler(declared);
+    s.samples.add(read(declared).get());
     s.thread.start();
     return Optional.of(s);
   }
@@ -122,7 +135,7 @@ public final class CpuSampler implements AutoCloseable {
       } catch (InterruptedException e) {
         return;
       }
-      read().ifPresent(samples::add);
+      read(declared).ifPresent(samples::add);
     }
   }
 
@@ -131,7 +144,7 @@ public final class CpuSampler implements AutoCloseable {
   public void close() {
     running = false;
     thread.interrupt();
-    read().ifPresent(samples::add);
+    read(declared).ifPresent(samples::add);
   }
 
   /**
@@ -149,7 +162,7 @@ public final class CpuSampler implements AutoCloseable {
    */
   public Optional<Shares> between(long fromNanos, long toNanos, java.util.function.LongPredicate own) {
     List<Sample> all = new ArrayList<>(samples);
-    all.add(read().orElse(null));
+    all.add(read(declared).orElse(null));
     all.removeIf(s -> s == null);
     Sample a = null;
     Sample b = null;
@@ -222,6 +235,10 @@ public final class CpuSampler implements AutoCloseable {
   }
 
   static Optional<Sample> read() {
+    return read(Set.of());
+  }
+
+  static Optional<Sample> read(Set<Long> declared) {
     try {
       long nanos = System.nanoTime();
       String cpu = Files.readAllLines(PROC_STAT).stream().filter(l -> l.startsWith("cpu ")).findFirst().orElse(null);
@@ -246,6 +263,12 @@ public final class CpuSampler implements AutoCloseable {
         parent.descendants().filter(p -> p.pid() != ProcessHandle.current().pid())
             .forEach(p -> servers.putIfAbsent(p.pid(), cpuNanos(p)));
         reaped += reapedChildrenNanos(parent.pid());
+      }
+      for (long pid : declared) {
+        ProcessHandle.of(pid).ifPresent(p -> {
+          servers.putIfAbsent(pid, cpuNanos(p));
+          p.descendants().forEach(d -> servers.putIfAbsent(d.pid(), cpuNanos(d)));
+        });
       }
       return Optional.of(new Sample(nanos, total, idle, steal, injector, servers, reaped));
     } catch (IOException | RuntimeException e) {

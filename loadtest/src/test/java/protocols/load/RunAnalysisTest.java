@@ -49,6 +49,20 @@ class RunAnalysisTest {
   }
 
   @Test
+  void aRequestOfTheUsersOwnIsAdvisedWithoutTheLabsParameters() {
+    long[] rising = {110, 132, 123, 144, 139, 137, 133, 145, 145, 144, 151, 158, 163, 160, 165, 100};
+    RunAnalysis own = RunAnalysis.of(List.of(level("placeOrder", rising)), Optional.empty(), List.of());
+    assertEquals(List.of(Kind.NOT_STEADY), kinds(own));
+    assertTrue(only(own, Kind.NOT_STEADY).contains("warm the client and the service up"), only(own, Kind.NOT_STEADY));
+    RunAnalysis tooShort = RunAnalysis.of(List.of(level("placeOrder", 100, 100)), Optional.empty(), List.of());
+    assertTrue(own.warnings().stream().noneMatch(w -> w.message().contains("-D"))
+        && tooShort.warnings().stream().noneMatch(w -> w.message().contains("-D")), tooShort.warnings().toString());
+    RunAnalysis lab = RunAnalysis.of(List.of(level(Level.closed(null, 20, InvocationMode.ASYNC), rising)),
+        Optional.empty(), List.of());
+    assertTrue(only(lab, Kind.NOT_STEADY).contains("-Dsettle"), "a level of the lab's names its parameters");
+  }
+
+  @Test
   void aSteadyLevelHasNoWarning() {
     RunAnalysis a = RunAnalysis.of(List.of(level("echo 5 clients (async)", 1000, 1040, 980, 1010, 990, 1000)),
         Optional.empty(), List.of());
@@ -173,19 +187,20 @@ class RunAnalysisTest {
   @Test
   void anUnsteadyLevelsAdviceNamesWhatWouldHelpGivenItsSettle() {
     long[] rising = {110, 132, 123, 144, 139, 137, 133, 145, 145, 144, 151, 158, 163, 160, 165, 100};
-    String name = "echo 20 clients (async)";
-    String unsettled = only(RunAnalysis.of(List.of(level(name, rising)), Optional.empty(), List.of(), List.of(),
+    Level echo20 = Level.closed(null, 20, InvocationMode.ASYNC);
+    String name = echo20.name();
+    String unsettled = only(RunAnalysis.of(List.of(level(echo20, rising)), Optional.empty(), List.of(), List.of(),
         List.of(), r -> null), Kind.NOT_STEADY);
     assertTrue(unsettled.contains("measured from its first call") && unsettled.contains("-Dsettle=auto"), unsettled);
     assertFalse(unsettled.contains("-Dwarmup"), "a longer warm-up does not help a level's start: " + unsettled);
 
     RunInfo.WarmupOutcome settled = new RunInfo.WarmupOutcome(name, "auto (at most 10 s)", 3.4, true, null, null);
-    String after = only(RunAnalysis.of(List.of(level(name, rising)), Optional.empty(), List.of(), List.of(settled),
+    String after = only(RunAnalysis.of(List.of(level(echo20, rising)), Optional.empty(), List.of(), List.of(settled),
         List.of(), r -> null), Kind.NOT_STEADY);
     assertTrue(after.contains("after settling for 3.4 s") && after.contains("-Dduration"), after);
 
     RunInfo.WarmupOutcome bounded = new RunInfo.WarmupOutcome(name, "auto (at most 10 s)", 10.0, false, null, null);
-    RunAnalysis a = RunAnalysis.of(List.of(level(name, rising)), Optional.empty(), List.of(), List.of(bounded),
+    RunAnalysis a = RunAnalysis.of(List.of(level(echo20, rising)), Optional.empty(), List.of(), List.of(bounded),
         List.of(), r -> null);
     assertEquals(List.of(Kind.NOT_SETTLED, Kind.NOT_STEADY), kinds(a));
     String notSettled = only(a, Kind.NOT_SETTLED);
