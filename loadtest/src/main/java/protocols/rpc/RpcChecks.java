@@ -29,6 +29,17 @@ public final class RpcChecks {
   }
 
   /**
+   * A field of the reply by name or path, whatever its type: a generic call's maps, gRPC's {@code
+   * DynamicMessage}, a struct or an object: {@code field("symbol").is("ACME")}, {@code field("items[0].sku")}.
+   * Numbers compare by value ({@code is(2)} matches a long 2), enums as their names; a path that does not
+   * fit the reply fails the check with what the reply has there.
+   */
+  public static ValueCheck<Object, Object> field(String path) {
+    FieldPath p = FieldPath.parse(path);
+    return new ValueCheck<>("field " + p, false, (reply, code) -> p.read(reply), null, null);
+  }
+
+  /**
    * The call's code: {@link RpcCheck#OK} or the framework's error code (e.g. {@code grpc NOT_FOUND},
    * {@code dubbo biz}). With a code check on a request, a failed call is judged by the checks instead
    * of being a KO by itself, so an expected error can be an OK.
@@ -65,7 +76,7 @@ public final class RpcChecks {
 
     /** The value equals {@code expected}. */
     public ValueCheck<Resp, T> is(T expected) {
-      return validate((value, session) -> Objects.equals(value, expected) ? null
+      return validate((value, session) -> same(value, expected) ? null
           : what + " is " + value + ", expected " + expected);
     }
 
@@ -73,7 +84,7 @@ public final class RpcChecks {
     public ValueCheck<Resp, T> is(Function<io.gatling.javaapi.core.Session, T> expected) {
       return validate((value, session) -> {
         T e = expected.apply(new io.gatling.javaapi.core.Session(session));
-        return Objects.equals(value, e) ? null : what + " is " + value + ", expected " + e;
+        return same(value, e) ? null : what + " is " + value + ", expected " + e;
       });
     }
 
@@ -92,7 +103,7 @@ public final class RpcChecks {
 
     /** The value is not {@code unexpected}. */
     public ValueCheck<Resp, T> not(T unexpected) {
-      return validate((value, session) -> Objects.equals(value, unexpected) ? what + " is " + value : null);
+      return validate((value, session) -> same(value, unexpected) ? what + " is " + value : null);
     }
 
     /** The value passes {@code test}; {@code description} says what it should be, for the KO message. */
@@ -116,7 +127,12 @@ public final class RpcChecks {
       if (!judgesErrors && !OK.equals(code)) {
         return Result.fail(what + ": no reply (" + code + ")");
       }
-      T value = extract.apply(reply, code);
+      T value;
+      try {
+        value = extract.apply(reply, code);
+      } catch (IllegalArgumentException e) { // a field path that does not fit the reply
+        return Result.fail(e.getMessage());
+      }
       if (validator == null && value == null) {
         return Result.fail(what + " found nothing (null)");
       }
@@ -126,6 +142,18 @@ public final class RpcChecks {
       }
       return Result.ok(saveAs == null || value == null ? session : session.set(saveAs, value));
     }
+  }
+
+  /** Equal, numbers by value whatever their boxes: a JSON or generic reply's 2 may be an int or a long. */
+  static boolean same(Object a, Object b) {
+    if (a instanceof Number x && b instanceof Number y && !(x instanceof Double || x instanceof Float)
+        && !(y instanceof Double || y instanceof Float)) {
+      return new java.math.BigDecimal(x.toString()).compareTo(new java.math.BigDecimal(y.toString())) == 0;
+    }
+    if (a instanceof Number x && b instanceof Number y) {
+      return x.doubleValue() == y.doubleValue();
+    }
+    return Objects.equals(a, b);
   }
 
   @FunctionalInterface
