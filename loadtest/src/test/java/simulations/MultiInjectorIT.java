@@ -82,9 +82,15 @@ class MultiInjectorIT {
       assertTrue(p99 >= p99s.stream().mapToLong(Long::longValue).min().orElseThrow()
           && p99 <= p99s.stream().mapToLong(Long::longValue).max().orElseThrow(), name + " merged p99 " + p99
           + " lies between the injectors' " + p99s);
-      // Started together: every injector began the level within a second of the first.
+      // Started together: every injector began the level within a second of the first, or the merged report
+      // says which did not (a busy machine delayed one by 1,163 ms in a CI run).
       for (JsonNode row : merged.get("run").get("perInjector").get(name)) {
-        assertTrue(row.get("startOffsetMillis").asLong() <= 1_000, name + ": " + row);
+        boolean warned = false;
+        for (JsonNode w : merged.get("warnings")) {
+          warned |= w.get("kind").asText().equals("late-start") && w.get("request").asText().equals(name);
+        }
+        assertTrue(row.get("startOffsetMillis").asLong() <= 1_000 || warned, name + ": " + row + ", warnings "
+            + merged.get("warnings"));
       }
     }
     // Each injector offered 200 calls/s for 4 s: the merged level was offered both.
