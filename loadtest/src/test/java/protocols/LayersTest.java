@@ -116,7 +116,8 @@ class LayersTest {
 
   @Test
   void aSimulationOfOnesOwnNeedsOnlyTheDsl() {
-    JavaClasses example = new ClassFileImporter().importClasses(simulations.GrpcOwnService.class);
+    JavaClasses example = new ClassFileImporter().importClasses(simulations.GrpcOwnService.class,
+        simulations.DubboOwnService.class, simulations.ThriftOwnService.class, simulations.IceOwnService.class);
     noClasses().should().dependOnClassesThat().resideInAnyPackage("protocols.stats..", "protocols.load..",
         "protocols.report..", "protocols.lab..", "protocols.frameworks..", "protocols.*.lab..", "protocols.shootout..",
         "protocols.nightly..", "protocols.merge..")

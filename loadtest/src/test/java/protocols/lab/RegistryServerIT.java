@@ -1,12 +1,18 @@
 package protocols.lab;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static protocols.dubbo.DubboDsl.dubbo;
 
+import contract.dubbo.MobileService;
+import contract.pojo.Order;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
+import protocols.dubbo.DubboClient;
+import protocols.dubbo.DubboDsl;
 import protocols.dubbo.lab.DubboFramework;
 import protocols.ice.lab.IceFramework;
 import protocols.rpc.Registry;
@@ -31,11 +37,33 @@ class RegistryServerIT {
           PARAMS, new Endpoints(List.of(provider.address()), zookeeper.registry()), "test"));
       provider.close();
       assertOneLineWithin(e, "no dubbo echo call through zookeeper://127.0.0.1:", start);
-      assertTrue(e.getMessage().contains("no provider of contract.dubbo.MobileService is registered and reachable"
-          + " in zookeeper://"), e.getMessage());
+      assertTrue(e.getMessage().contains("contract.dubbo.MobileService is registered in zookeeper://"
+          + zookeeper.registry().address() + " (/dubbo/contract.dubbo.MobileService/providers) at "
+          + provider.address() + ", and nothing answered there"), e.getMessage());
       assertTrue(zookeeper.process().isAlive());
       zookeeper.close();
       assertFalse(zookeeper.process().isAlive(), "ZooKeeper stopped with its run");
+    }
+  }
+
+  @Test
+  void aRequestForAVersionNoProviderRegisteredListsTheRegisteredOnes() throws Exception {
+    try (RegistryServer zookeeper = RegistryServer.start(Registry.Kind.ZOOKEEPER);
+         EmbeddedServer provider = EmbeddedServer.start("dubbo", DubboEchoServer.class.getName(),
+             List.of("--registry", zookeeper.registry().toString()));
+         DubboClient client = DubboDsl.dubbo.registry(zookeeper.registry()).newClient()) {
+      String service = MobileService.class.getName();
+      IllegalStateException e = assertThrows(IllegalStateException.class, () -> dubbo("hello")
+          .service(MobileService.class).version("2.0.0").call((MobileService s, Order o) -> s.hello(o)).calls()
+          .prepare(client));
+      assertEquals("no provider of " + service + " matches this request (dubbo, version 2.0.0, no group) in "
+          + zookeeper.registry() + " (/dubbo/" + service + "/providers); registered: dubbo://" + provider.address()
+          + ": set the request's .version(...) and .group(...) to one of them", e.getMessage());
+      // The request as the provider registered it is served.
+      var hello = dubbo("hello").service(MobileService.class).call((MobileService s, Order o) -> s.hello(o)).calls()
+          .prepare(client);
+      Order order = new Order(7, "p", "n", "o", 1, 1, 1.0, 1);
+      assertEquals(7L, hello.callSync(client, order, 5_000).getOrderId());
     }
   }
 
