@@ -58,8 +58,11 @@ class FaultsIT {
       double covered = level.get("durationSeconds").asDouble();
       long from = level.get("startEpochMillis").asLong();
       long to = level.get("sendEndEpochMillis").asLong();
-      long overlap = Math.max(0, Math.min(to, during.get("sendEndEpochMillis").asLong())
-          - Math.max(from, during.get("startEpochMillis").asLong()));
+      // The fault row's sending span ends at its sendEnd and lasts its durationSeconds (which starts at its first
+      // slot, not at its first call's start).
+      long holeTo = during.get("sendEndEpochMillis").asLong();
+      long holeFrom = holeTo - Math.round(during.get("durationSeconds").asDouble() * 1000);
+      long overlap = Math.max(0, Math.min(to, holeTo) - Math.max(from, holeFrom));
       assertEquals((to - from - overlap) / 1000.0, covered, 0.25, framework + ": " + level + ", during " + during);
       assertEquals(level.get("count").asLong() / covered, level.get("throughput").asDouble(),
           0.01 * level.get("throughput").asDouble(), framework + ": calls/s are its calls over the time it covers");
