@@ -40,9 +40,12 @@ class RpcReportIT {
     double warmupSeconds = warmup.get("seconds").asDouble();
     assertTrue(warmupSeconds > 0 && warmupSeconds <= 9.5, "auto warm-up within its 8 s bound: " + warmupSeconds);
 
-    String lastLine = run.output().strip().lines().reduce((a, b) -> b).orElse("");
-    assertTrue(lastLine.contains(folder.resolve("rpc-report.html").toAbsolutePath().toString()),
-        "the console ends by naming the µs page: " + lastLine);
+    List<String> lines = run.output().strip().lines().toList();
+    String named = lines.size() < 2 ? "" : lines.get(lines.size() - 2);
+    assertTrue(named.contains(folder.resolve("rpc-report.html").toAbsolutePath().toString()),
+        "the console ends by naming the µs page, then the outcome: " + named);
+    assertEquals("RESULT: ok: assertions passed (2 of 2)", lines.get(lines.size() - 1));
+    assertEquals("ok", summary.get("outcome").asText());
     assertTrue(Files.readString(folder.resolve("index.html")).contains("rpc-report.html"),
         "Gatling's report says where the µs page is (run description)");
 
