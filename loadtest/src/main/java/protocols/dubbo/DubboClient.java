@@ -269,44 +269,29 @@ public final class DubboClient implements RpcClient {
     Object proxy;
     try {
       proxy = reference.get();
-    } catch (IllegalStateException e) {
-      if (settings.viaRegistry().isPresent() && String.valueOf(e.getMessage()).contains("No provider available")) {
+    } catch (RuntimeException e) { // IllegalStateException: no provider; RuntimeException: no registry
+      if (settings.viaRegistry().isPresent()) {
         // Not chained: Dubbo's message, the root cause, is the consumer's whole URL.
-        throw new IllegalStateException(whyNoProvider(settings.viaRegistry().get(), serviceName, version, group));
+        Registry registry = settings.viaRegistry().get();
+        if (String.valueOf(e.getMessage()).contains("No provider available")) {
+          throw new IllegalStateException(RegisteredProviders.whyNone(registry, serviceName, triple, version, group,
+              REGISTRY_TIMEOUT_MILLIS));
+        }
+        try {
+          RegisteredProviders.read(registry, serviceName, REGISTRY_TIMEOUT_MILLIS);
+        } catch (Exception unreadable) {
+          throw new IllegalStateException(RegisteredProviders.unreadable(registry, serviceName, unreadable));
+        }
       }
       throw e;
     }
-    settings.viaRegistry().ifPresent(r -> foundProviders(r, serviceName, version, group));
+    settings.viaRegistry().ifPresent(r -> System.out.println(RegisteredProviders.found(r, serviceName, triple, version,
+        group, REGISTRY_TIMEOUT_MILLIS)));
     if (triple) {
       awaitConnected(reference);
     }
     references.put(key, reference);
     return proxy;
-  }
-
-  /** Why no provider answered, from what the registry lists for the service; Dubbo's own words where it cannot be read. */
-  private String whyNoProvider(Registry registry, String serviceName, String version, String group) {
-    try {
-      return RegisteredProviders.whyNone(registry, serviceName, triple, version, group,
-          RegisteredProviders.read(registry, serviceName, REGISTRY_TIMEOUT_MILLIS));
-    } catch (Exception unreadable) {
-      return "no provider of " + serviceName + " is registered and reachable in " + registry + " (its list could not"
-          + " be read: " + protocols.rpc.Errors.oneLine(unreadable) + ")";
-    }
-  }
-
-  /** Says which addresses the registry gave for the service: an address nobody chose is the first thing to see. */
-  private void foundProviders(Registry registry, String serviceName, String version, String group) {
-    try {
-      List<RegisteredProviders.Entry> found = RegisteredProviders.matching(
-          RegisteredProviders.read(registry, serviceName, REGISTRY_TIMEOUT_MILLIS), triple, version, group);
-      System.out.println((triple ? "triple" : "dubbo") + ": " + serviceName + " found in " + registry + " ("
-          + RegisteredProviders.path(serviceName) + ") at " + String.join(", ", found.stream()
-          .map(RegisteredProviders.Entry::address).toList()));
-    } catch (Exception unreadable) {
-      System.out.println((triple ? "triple" : "dubbo") + ": " + serviceName + " found in " + registry
-          + " (its provider list could not be read back: " + protocols.rpc.Errors.oneLine(unreadable) + ")");
-    }
   }
 
   /**

@@ -9,6 +9,7 @@ import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.CuratorFrameworkFactory;
 import org.apache.curator.retry.RetryOneTime;
 import org.apache.dubbo.common.URL;
+import protocols.rpc.Errors;
 import protocols.rpc.Registry;
 
 /**
@@ -59,6 +60,33 @@ final class RegisteredProviders {
   static List<Entry> matching(List<Entry> entries, boolean triple, String version, String group) {
     return entries.stream().filter(e -> e.protocol().equals(triple ? "tri" : "dubbo") && e.version().equals(version)
         && e.group().equals(group)).toList();
+  }
+
+  /** Why no provider answered, from what the registry lists for the service; or why that list could not be read. */
+  static String whyNone(Registry registry, String service, boolean triple, String version, String group,
+                        int timeoutMillis) {
+    try {
+      return whyNone(registry, service, triple, version, group, read(registry, service, timeoutMillis));
+    } catch (Exception e) {
+      return unreadable(registry, service, e);
+    }
+  }
+
+  static String unreadable(Registry registry, String service, Exception why) {
+    return "no provider of " + service + " could be found through " + registry + ": its list could not be read ("
+        + Errors.oneLine(why) + "): is ZooKeeper listening at that address and port?";
+  }
+
+  /** The console's line: which addresses the registry gave (an address nobody chose is the first thing to see). */
+  static String found(Registry registry, String service, boolean triple, String version, String group,
+                      int timeoutMillis) {
+    String head = (triple ? "triple" : "dubbo") + ": " + service + " found in " + registry;
+    try {
+      return head + " (" + path(service) + ") at " + String.join(", ", matching(read(registry, service,
+          timeoutMillis), triple, version, group).stream().map(Entry::address).toList());
+    } catch (Exception e) {
+      return head + " (its provider list could not be read back: " + Errors.oneLine(e) + ")";
+    }
   }
 
   /** Why no provider of {@code service} answered, in one line, from what the registry lists. */

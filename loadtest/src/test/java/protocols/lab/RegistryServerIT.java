@@ -68,6 +68,20 @@ class RegistryServerIT {
   }
 
   @Test
+  void aRegistryPortWhereNothingListensIsNamed() throws Exception {
+    Registry nowhere = Registry.zookeeper("127.0.0.1", LoopbackPorts.next());
+    long start = System.nanoTime();
+    try (DubboClient client = DubboDsl.dubbo.registry(nowhere).newClient()) {
+      IllegalStateException e = assertThrows(IllegalStateException.class, () -> dubbo("hello")
+          .service(MobileService.class).call((MobileService s, Order o) -> s.hello(o)).calls().prepare(client));
+      assertTrue(e.getMessage().startsWith("no provider of contract.dubbo.MobileService could be found through "
+          + nowhere + ": its list could not be read (") && e.getMessage().endsWith("is ZooKeeper listening at that"
+          + " address and port?"), e.getMessage());
+      assertOneLineWithin(e, "no provider of", start);
+    }
+  }
+
+  @Test
   void anIceGridRegistryNoProviderRegisteredWithIsOneLine() {
     try (RegistryServer icegrid = RegistryServer.start(Registry.Kind.ICEGRID)) {
       long start = System.nanoTime();
