@@ -100,11 +100,7 @@ public final class LabRun implements RunObserver {
       Path folder = RunFolder.ofCurrentRun().orElseThrow(() -> ExitStatus.exitNow("cannot find this run's folder"
           + " (neither the simulation.log Gatling holds open, in /proc, nor a new run folder under Gatling's -rf):"
           + " the µs report would have nowhere to go", new IllegalStateException()));
-      try {
-        report = RunReport.start(this, folder);
-      } catch (IllegalArgumentException e) { // -DserverPids
-        throw ExitStatus.exitNow(e.getMessage(), e);
-      }
+      report = RunReport.start(this, folder);
       keepTlsMaterial(folder);
       if (liveSettings.any()) {
         RunReport started = report;

@@ -37,7 +37,7 @@ final class RunReport {
   private RunReport(LabRun run, Path folder) {
     this.run = run;
     this.folder = folder;
-    this.cpu = CpuSampler.start(DeclaredServers.of(run.params()));
+    this.cpu = CpuSampler.start(EchoRun.orExit(() -> DeclaredServers.of(run.params()))); // bad -DserverPids: one line
     this.onInterrupt = new Thread(() -> write(true), "rpc-summary-on-exit");
   }
 
