@@ -4,7 +4,6 @@ import com.google.protobuf.MessageLite;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
-import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import io.gatling.core.session.Session;
 import org.apache.dubbo.common.stream.StreamObserver;
@@ -21,10 +20,10 @@ import protocols.rpc.StreamTally;
  * A streaming method of a generated Triple interface, called as one exchange, as {@code GrpcStream}
  * calls grpc-java's: a server stream sends its request and reads every message; a client stream sends
  * {@code messages} copies of its payload and reads the one reply; a bidirectional stream sends them
- * and reads one reply per message, timing each round trip. Dubbo's client asks for one message at a
- * time, as it handles them. Its request observer has no readiness signal: a bidirectional stream sends
- * while its unanswered messages fit {@link StreamTally#WINDOW_BYTES}, a client stream all its
- * messages at once (Dubbo buffers them). Dubbo sets no deadline on a stream: its {@code deadline},
+ * and reads its replies, by default one per message, timing each round trip. Dubbo's client asks for
+ * one message at a time, as it handles them. Its request observer has no readiness signal: a stream
+ * that answers each message sends while its unanswered messages fit {@link StreamTally#WINDOW_BYTES},
+ * other streams all their messages at once (Dubbo buffers them). Dubbo sets no deadline on a stream: its {@code deadline},
  * else the core's timeout, cancels it. Immutable.
  */
 final class TripleStream<S, Req, Resp> implements RpcMethod<DubboClient, Req, StreamResult> {
@@ -37,12 +36,12 @@ final class TripleStream<S, Req, Resp> implements RpcMethod<DubboClient, Req, St
   /** The whole stream's deadline, or 0 for the run's timeout (the core's). */
   private final long deadlineMillis;
   private final S proxy;
-  /** A paced stream's clock: the user's own event loop. */
-  private final ScheduledExecutorService timer;
+  /** The user's session, when the plan needs it: its reply checks, its event loop as a paced stream's clock. */
+  private final Session session;
 
   TripleStream(DubboService<S> service, String name, ServerStream<S, Req, Resp> serverStream,
                Opening<S, Req, Resp> opening, StreamPlan plan, long deadlineMillis, S proxy,
-               ScheduledExecutorService timer) {
+               Session session) {
     this.service = service;
     this.name = name;
     this.kind = plan.kind();
@@ -51,18 +50,18 @@ final class TripleStream<S, Req, Resp> implements RpcMethod<DubboClient, Req, St
     this.plan = plan;
     this.deadlineMillis = deadlineMillis;
     this.proxy = proxy;
-    this.timer = timer;
+    this.session = session;
   }
 
   @Override
   public RpcMethod<DubboClient, Req, StreamResult> prepare(DubboClient client) {
-    return new TripleStream<>(service, name, serverStream, opening, plan, deadlineMillis, service.proxy(client), timer);
+    return new TripleStream<>(service, name, serverStream, opening, plan, deadlineMillis, service.proxy(client), session);
   }
 
   @Override
   public RpcMethod<DubboClient, Req, StreamResult> bind(Session session) {
-    return plan.paced()
-        ? new TripleStream<>(service, name, serverStream, opening, plan, deadlineMillis, proxy, session.eventLoop())
+    return plan.needsSession()
+        ? new TripleStream<>(service, name, serverStream, opening, plan, deadlineMillis, proxy, session)
         : this;
   }
 
@@ -78,8 +77,9 @@ final class TripleStream<S, Req, Resp> implements RpcMethod<DubboClient, Req, St
 
   @Override
   public CompletionStage<StreamResult> callAsync(DubboClient client, Req request) {
-    if (plan.paced() && timer == null) {
-      return CompletableFuture.failedFuture(new IllegalStateException("a paced stream is bound to a session first"));
+    if (plan.needsSession() && session == null) {
+      return CompletableFuture.failedFuture(new IllegalStateException("a paced or checked stream is bound to a "
+          + "session first"));
     }
     return new Exchange<>(this, request).start();
   }
@@ -112,7 +112,7 @@ final class TripleStream<S, Req, Resp> implements RpcMethod<DubboClient, Req, St
       this.stream = stream;
       this.message = message;
       this.tally = new StreamTally(stream.plan, stream.name, message,
-          message instanceof MessageLite m ? m.getSerializedSize() : 0);
+          message instanceof MessageLite m ? m.getSerializedSize() : 0, stream.session);
     }
 
     synchronized CompletableFuture<StreamResult> start() {
@@ -167,7 +167,7 @@ final class TripleStream<S, Req, Resp> implements RpcMethod<DubboClient, Req, St
       long wait = tally.nanosUntilDue();
       if (wait > 0 && !timerSet && !ended) {
         timerSet = true;
-        stream.timer.schedule(this::onTimer, wait, TimeUnit.NANOSECONDS);
+        stream.session.eventLoop().schedule(this::onTimer, wait, TimeUnit.NANOSECONDS);
       }
     }
 

@@ -1,5 +1,8 @@
 package protocols.dubbo;
 
+import java.util.ArrayList;
+import java.util.List;
+import protocols.rpc.RpcCheck;
 import protocols.rpc.RpcMethod;
 import protocols.rpc.RpcRequest;
 import protocols.rpc.StreamPlan;
@@ -51,6 +54,36 @@ public final class TripleStreamRequest<S, Req, Resp> extends RpcRequest<DubboCli
   /** A bidirectional stream whose every reply must equal the message it answers (an echo): else a KO. */
   public TripleStreamRequest<S, Req, Resp> echoed() {
     return with(plan.echoed(name()), deadlineMillis);
+  }
+
+  /** The stream must get exactly {@code count} replies by the time the server completes it, else a KO. */
+  public TripleStreamRequest<S, Req, Resp> replies(long count) {
+    return with(plan.replies(name(), StreamPlan.Replies.Rule.EXACTLY, count), deadlineMillis);
+  }
+
+  /** The stream must get at least {@code count} replies by the time the server completes it, else a KO. */
+  public TripleStreamRequest<S, Req, Resp> atLeastReplies(long count) {
+    return with(plan.replies(name(), StreamPlan.Replies.Rule.AT_LEAST, count), deadlineMillis);
+  }
+
+  /** Any number of replies, none included, until the server completes the stream (a subscription, a 1:0 chat). */
+  public TripleStreamRequest<S, Req, Resp> anyReplies() {
+    return with(plan.replies(name(), StreamPlan.Replies.Rule.ANY, 0), deadlineMillis);
+  }
+
+  /**
+   * Every reply must pass {@code checks} (e.g. {@code response(Order::getSymbol).is("ACME")}), as it comes,
+   * with its index from 0 in the session as {@code #{replyIndex}}; the first that fails ends the stream as
+   * a KO naming the reply. Values they save reach the session as the last reply left them.
+   */
+  @SafeVarargs
+  @SuppressWarnings("unchecked")
+  public final TripleStreamRequest<S, Req, Resp> checkEachReply(RpcCheck<Object, ? super Resp>... checks) {
+    List<RpcCheck<Object, Object>> all = new ArrayList<>();
+    for (RpcCheck<Object, ? super Resp> c : checks) {
+      all.add((RpcCheck<Object, Object>) (RpcCheck<Object, ?>) c); // a check of a supertype reads any reply
+    }
+    return with(plan.checkEachReply(all), deadlineMillis);
   }
 
   /**

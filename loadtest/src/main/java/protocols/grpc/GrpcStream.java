@@ -18,10 +18,11 @@ import protocols.rpc.StreamTally;
 /**
  * One streaming gRPC method, called as one exchange: a server stream sends its request and reads
  * every message; a client stream sends {@code messages} copies of its payload and reads the one reply;
- * a bidirectional stream sends them and reads one reply per message, timing each round trip (and,
- * {@code echoed}, checking each reply equals what was sent). Flow control both ways: it sends only while
- * the transport is ready (a server that stops reading stops this sender, not grows its buffers) and, on
- * a bidirectional stream, while its unanswered messages fit {@link StreamTally#WINDOW_BYTES}; it asks
+ * a bidirectional stream sends them and reads its replies, by default one per message, timing each round
+ * trip (and, {@code echoed}, checking each reply equals what was sent). Flow control both ways: it sends
+ * only while the transport is ready (a server that stops reading stops this sender, not grows its buffers)
+ * and, on a stream that answers each message, while its unanswered messages fit
+ * {@link StreamTally#WINDOW_BYTES}; it asks
  * for the next message once it has handled one. A paced plan also waits for each message's due time, on
  * the user's event loop. The stream's deadline is the request's, else the run's timeout. Immutable.
  */
@@ -30,16 +31,16 @@ final class GrpcStream<Req, Resp> implements RpcMethod<GrpcClient, Req, StreamRe
   private final StreamPlan plan;
   private final GrpcCall.Options options;
   private final Metadata resolved;
-  /** A paced stream's clock: the user's own event loop, which its channel runs on. */
-  private final ScheduledExecutorService timer;
+  /** The user's session, when the plan needs it: its reply checks, its event loop as a paced stream's clock. */
+  private final Session session;
 
   GrpcStream(MethodDescriptor<Req, Resp> method, StreamPlan plan, GrpcCall.Options options, Metadata resolved,
-             ScheduledExecutorService timer) {
+             Session session) {
     this.method = method;
     this.plan = plan;
     this.options = options;
     this.resolved = resolved;
-    this.timer = timer;
+    this.session = session;
   }
 
   MethodDescriptor<Req, Resp> method() {
@@ -48,10 +49,11 @@ final class GrpcStream<Req, Resp> implements RpcMethod<GrpcClient, Req, StreamRe
 
   @Override
   public CompletionStage<StreamResult> callAsync(GrpcClient client, Req request) {
-    if (plan.paced() && timer == null) {
-      return CompletableFuture.failedFuture(new IllegalStateException("a paced stream is bound to a session first"));
+    if (plan.needsSession() && session == null) {
+      return CompletableFuture.failedFuture(new IllegalStateException("a paced or checked stream is bound to a "
+          + "session first"));
     }
-    return new Exchange<>(client, method, request, plan, options.deadlineMillis(), resolved, timer).start();
+    return new Exchange<>(client, method, request, plan, options.deadlineMillis(), resolved, session).start();
   }
 
   @Override
@@ -67,8 +69,8 @@ final class GrpcStream<Req, Resp> implements RpcMethod<GrpcClient, Req, StreamRe
   @Override
   public RpcMethod<GrpcClient, Req, StreamResult> bind(Session session) {
     Metadata headers = options.resolve(session);
-    return headers == null && !plan.paced() ? this
-        : new GrpcStream<>(method, plan, options, headers, plan.paced() ? session.eventLoop() : null);
+    return headers == null && !plan.needsSession() ? this
+        : new GrpcStream<>(method, plan, options, headers, plan.needsSession() ? session : null);
   }
 
   /** One stream: its listener, its sender. The transport runs the listener's methods one at a time. */
@@ -88,16 +90,16 @@ final class GrpcStream<Req, Resp> implements RpcMethod<GrpcClient, Req, StreamRe
     private boolean timerSet;
 
     Exchange(GrpcClient client, MethodDescriptor<Req, Resp> method, Req message, StreamPlan plan,
-             long deadlineMillis, Metadata headers, ScheduledExecutorService timer) {
+             long deadlineMillis, Metadata headers, Session session) {
       this.client = client;
       this.type = method.getType();
       this.message = message;
       this.deadlineMillis = deadlineMillis;
       this.headers = headers;
       this.method = method;
-      this.timer = timer;
+      this.timer = session == null ? null : session.eventLoop();
       this.tally = new StreamTally(plan, method.getBareMethodName(), message,
-          message instanceof MessageLite m ? m.getSerializedSize() : 0);
+          message instanceof MessageLite m ? m.getSerializedSize() : 0, session);
     }
 
     CompletableFuture<StreamResult> start() {

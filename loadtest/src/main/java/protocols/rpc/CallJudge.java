@@ -39,7 +39,8 @@ final class CallJudge<C extends RpcClient, Req, Resp> {
   Verdict judge(Session session, Req message, Resp reply, Throwable error) {
     String code = null;
     String failure = null;
-    Session after = session;
+    // A stream's reply checks may have saved values: the request's checks go on from there.
+    Session after = reply instanceof StreamResult r && r.session() != null ? r.session() : session;
     String outcome = RpcCheck.OK;
     if (error != null) {
       outcome = null; // a KO by itself, unless a code check judges it (below)

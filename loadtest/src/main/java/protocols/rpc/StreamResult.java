@@ -1,5 +1,6 @@
 package protocols.rpc;
 
+import io.gatling.core.session.Session;
 import org.HdrHistogram.Histogram;
 import org.HdrHistogram.PackedHistogram;
 
@@ -16,6 +17,7 @@ public final class StreamResult {
   private final Histogram gapsMicros;
   private final Histogram roundTripsMicros;
   private final Histogram sendLagsMicros;
+  private final Session session;
 
   /**
    * {@code firstMessageMicros} is -1 when no message came; {@code sendLagsMicros} is empty for a stream
@@ -23,12 +25,19 @@ public final class StreamResult {
    */
   public StreamResult(long sent, long received, long firstMessageMicros, Histogram gapsMicros,
                       Histogram roundTripsMicros, Histogram sendLagsMicros) {
+    this(sent, received, firstMessageMicros, gapsMicros, roundTripsMicros, sendLagsMicros, null);
+  }
+
+  /** ... and the session as the stream's reply checks left it (their saved values), null without them. */
+  public StreamResult(long sent, long received, long firstMessageMicros, Histogram gapsMicros,
+                      Histogram roundTripsMicros, Histogram sendLagsMicros, Session session) {
     this.sent = sent;
     this.received = received;
     this.firstMessageMicros = firstMessageMicros;
     this.gapsMicros = gapsMicros;
     this.roundTripsMicros = roundTripsMicros;
     this.sendLagsMicros = sendLagsMicros;
+    this.session = session;
   }
 
   /**
@@ -98,6 +107,11 @@ public final class StreamResult {
   /** A paced stream's messages: how late each went out after it was due, µs; empty unpaced. */
   public Histogram sendLagsMicros() {
     return sendLagsMicros;
+  }
+
+  /** The session the stream's reply checks saved into, for the request's checks to go on with; null without them. */
+  public Session session() {
+    return session;
   }
 
   @Override

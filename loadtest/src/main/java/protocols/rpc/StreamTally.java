@@ -1,13 +1,15 @@
 package protocols.rpc;
 
+import io.gatling.core.session.Session;
 import java.util.ArrayDeque;
 import java.util.concurrent.CompletableFuture;
 import org.HdrHistogram.Histogram;
 
 /**
  * One stream's per-message figures as its messages go and come, for any framework's stream call:
- * sends (timed when the stream echoes), replies (time to the first, gaps, round trips, the echo
- * check), and what its kind promises at the end. Not thread-safe: its caller serialises the calls.
+ * sends (timed when each message gets its reply), replies (time to the first, gaps, round trips, the
+ * echo check, the reply checks), and the replies its plan promises at the end. Not thread-safe: its
+ * caller serialises the calls.
  */
 public final class StreamTally {
   /** What a stream sends and receives. */
@@ -16,7 +18,7 @@ public final class StreamTally {
     SERVER,
     /** Many messages, one reply. */
     CLIENT,
-    /** Many messages, a reply to each. */
+    /** Many messages, many replies: by default a reply to each. */
     BIDI
   }
 
@@ -27,7 +29,7 @@ public final class StreamTally {
   public static final int WINDOW_BYTES = 32 * 1024;
 
   private final StreamPlan plan;
-  private final Kind kind;
+  private final boolean answersEach;
   private final int window;
   private final String method;
   private final Object message;
@@ -42,15 +44,27 @@ public final class StreamTally {
   private int sent;
   private long received;
   private String broken;
+  /** The session the reply checks run with, and save into; null without reply checks. */
+  private Session session;
+
+  /** A stream without reply checks. */
+  public StreamTally(StreamPlan plan, String method, Object message, int messageBytes) {
+    this(plan, method, message, messageBytes, null);
+  }
 
   /**
    * @param method the method's name, for the KO messages
    * @param message what the stream sends, which each reply must equal when the plan says echoed
    * @param messageBytes its size on the wire, which sets how many may go unanswered
+   * @param session the user's session, for the plan's reply checks (null without them)
    */
-  public StreamTally(StreamPlan plan, String method, Object message, int messageBytes) {
+  public StreamTally(StreamPlan plan, String method, Object message, int messageBytes, Session session) {
+    if (!plan.replyChecks().isEmpty() && session == null) {
+      throw new IllegalStateException("a stream with reply checks is bound to a session first");
+    }
     this.plan = plan;
-    this.kind = plan.kind();
+    this.answersEach = plan.answersEachMessage();
+    this.session = session;
     this.window = Math.max(1, WINDOW_BYTES / Math.max(1, messageBytes));
     this.method = method;
     this.message = message;
@@ -72,7 +86,7 @@ public final class StreamTally {
       from = startNanos + plan.dueNanos(sent);
       sendLags.recordValue(Math.max(0, (now - from) / 1_000));
     }
-    if (kind == Kind.BIDI) {
+    if (answersEach) {
       inFlight.add(from);
     }
     sent++;
@@ -88,8 +102,9 @@ public final class StreamTally {
   }
 
   /**
-   * False while a bidirectional stream has its window of messages unanswered (wait for a reply), or a
-   * paced stream's next message is not due yet (wait {@link #nanosUntilDue()}).
+   * False while a stream that answers each message has its window of messages unanswered (wait for a
+   * reply), or a paced stream's next message is not due yet (wait {@link #nanosUntilDue()}). Other
+   * shapes have no window: only the transport's flow control holds them back.
    */
   public boolean mayPipeline() {
     return inFlight.size() < window && nanosUntilDue() <= 0;
@@ -100,7 +115,10 @@ public final class StreamTally {
     return plan.paced() && !allSent() ? startNanos + plan.dueNanos(sent) - System.nanoTime() : 0;
   }
 
-  /** A reply came; false if it breaks the stream (an echo that differs): cancel it then. */
+  /**
+   * A reply came; false if it breaks the stream (an echo that differs, a reply check that fails, one
+   * reply more than an exact count): cancel it then.
+   */
   public boolean received(Object reply) {
     long now = System.nanoTime();
     received++;
@@ -110,16 +128,44 @@ public final class StreamTally {
       gaps.recordValue(Math.max(0, (now - lastNanos) / 1_000));
     }
     lastNanos = now;
-    if (kind == Kind.BIDI) {
+    if (broken != null) {
+      return false;
+    }
+    if (plan.replies().exceeded(received)) {
+      broken = method + ": reply " + received + " came, expected " + plan.replies();
+      return false;
+    }
+    if (answersEach) {
       Long sentAt = inFlight.poll();
       if (sentAt != null) {
         roundTrips.recordValue(Math.max(0, (now - sentAt) / 1_000));
       }
-      if (plan.echoed() && broken == null && !message.equals(reply)) {
+      if (plan.echoed() && !message.equals(reply)) {
         broken = method + ": echo " + received + " differs from the message sent";
         return false;
       }
     }
+    return plan.replyChecks().isEmpty() || check(reply);
+  }
+
+  /** The reply checks, on the session as the last reply's checks left it, with this reply's index. */
+  private boolean check(Object reply) {
+    long index = received - 1;
+    Session s = session.set(StreamPlan.REPLY_INDEX, index);
+    for (RpcCheck<Object, Object> c : plan.replyChecks()) {
+      RpcCheck.Result r;
+      try {
+        r = c.check(message, reply, RpcCheck.OK, s);
+      } catch (RuntimeException | LinkageError | AssertionError e) {
+        r = RpcCheck.Result.fail("check threw: " + Errors.oneLine(e)); // a user's check must not strand the stream
+      }
+      if (r.failure() != null) {
+        broken = method + ": reply " + index + ": " + r.failure();
+        return false;
+      }
+      s = r.session();
+    }
+    session = s;
     return true;
   }
 
@@ -130,15 +176,15 @@ public final class StreamTally {
 
   /**
    * Completes {@code done} as the stream ended: with {@code error} (null when it ended OK), with
-   * {@link StreamBroken} if it broke or ended OK without what its kind promises, else with its result;
+   * {@link StreamBroken} if it broke or ended OK without the replies its plan promises, else with its result;
    * a failure carries what the stream did before it ({@link StreamResult.Failed}).
    */
   public void ended(Throwable error, CompletableFuture<StreamResult> done) {
+    String shortfall = plan.replies().shortfall(method, received, sent);
     Throwable failure = broken != null ? new StreamBroken(broken) : error != null ? error
-        : kind == Kind.CLIENT && received != 1 ? new StreamBroken(method + ": " + received + " replies to a client stream")
-        : kind == Kind.BIDI && received != sent ? new StreamBroken(method + ": " + received + " replies to " + sent
-        + " messages") : null;
-    StreamResult result = new StreamResult(sent, received, firstMicros, gaps, roundTrips, sendLags);
+        : shortfall != null ? new StreamBroken(shortfall) : null;
+    StreamResult result = new StreamResult(sent, received, firstMicros, gaps, roundTrips, sendLags,
+        plan.replyChecks().isEmpty() ? null : session.remove(StreamPlan.REPLY_INDEX));
     if (failure == null) {
       done.complete(result);
     } else {
@@ -146,7 +192,7 @@ public final class StreamTally {
     }
   }
 
-  /** A stream that ended OK but not as its kind promises (an echo that differs, a reply missing). */
+  /** A stream that ended OK but not as its plan promises (an echo that differs, a reply missing, a check failed). */
   public static final class StreamBroken extends RuntimeException {
     StreamBroken(String message) {
       super(message, null, false, false);

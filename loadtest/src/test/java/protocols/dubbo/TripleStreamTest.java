@@ -82,6 +82,25 @@ class TripleStreamTest {
   }
 
   @Test
+  void aStreamsExpectedRepliesAndEachReplysChecksHoldOnTripleToo() throws Exception {
+    WatchRequest fifty = WatchRequest.newBuilder().setCount(50).build();
+    assertEquals(50, open(client, service().serverStream(MobileService::watch).replies(50).calls(), fifty)
+        .get(20, TimeUnit.SECONDS).received());
+    ExecutionException tooMany = org.junit.jupiter.api.Assertions.assertThrows(ExecutionException.class,
+        () -> open(client, service().serverStream(MobileService::watch).replies(40).calls(), fifty)
+            .get(20, TimeUnit.SECONDS));
+    assertEquals("StreamBroken: s: reply 41 came, expected exactly 40",
+        protocols.rpc.Errors.oneLine(protocols.rpc.Errors.unwrap(tooMany)));
+    // Without one reply per message there is no window: all 300 go at once, the replies are counted and checked.
+    RpcMethod<DubboClient, Order, StreamResult> chat = service().bidiStream(MobileService::chat).messages(300)
+        .atLeastReplies(300).checkEachReply(protocols.rpc.RpcChecks.response(Order::getOrderId).is(7L)).calls()
+        .bind(io.gatling.core.session.Session$.MODULE$.apply("scn", 1L, null));
+    StreamResult r = open(client, chat, ORDER).get(20, TimeUnit.SECONDS);
+    assertEquals(300, r.received());
+    assertEquals(0, r.roundTripsMicros().getTotalCount());
+  }
+
+  @Test
   void aClientStreamSendsThemAllAndGetsOneReply() throws Exception {
     StreamResult r = open(client, service().clientStream(MobileService::upload).messages(5_000).calls(), ORDER)
         .get(20, TimeUnit.SECONDS);

@@ -23,7 +23,15 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import protocols.rpc.GatlingLoops;
+import io.grpc.MethodDescriptor;
+import io.grpc.ServerServiceDefinition;
+import io.grpc.stub.ServerCalls;
+import io.grpc.stub.StreamObserver;
+import java.util.List;
+import java.util.function.BiConsumer;
+import protocols.rpc.RpcChecks;
 import protocols.rpc.RpcMethod;
+import protocols.rpc.StreamPlan;
 import protocols.rpc.RpcSettings;
 import protocols.rpc.StreamResult;
 import servers.common.EchoServerMain;
@@ -44,6 +52,7 @@ class GrpcStreamTest {
     server = NettyServerBuilder.forAddress(new InetSocketAddress("127.0.0.1", 0))
         .addService(new GrpcEchoServer.Echo(ServiceDelay.from(ServerFlags.parse(new String[0], defaults))))
         .addService(io.grpc.protobuf.services.ProtoReflectionServiceV1.newInstance())
+        .addService(shapes())
         .build().start();
     loops = new MultiThreadIoEventLoopGroup(2, NioIoHandler.newFactory());
     client = new GrpcClient(RpcSettings.defaults(server.getPort()).withTimeout(Duration.ofSeconds(20)),
@@ -205,5 +214,129 @@ class GrpcStreamTest {
     } finally {
       doomed.awaitTermination(5, TimeUnit.SECONDS);
     }
+  }
+
+  // Chats of other shapes than one reply per message, as a user's service may answer: none (1:0), two
+  // per message (1:2), one per ten (N:1). Each completes when the client half-closes.
+  private static final MethodDescriptor<Order, Order> SILENT = shape("Silent");
+  private static final MethodDescriptor<Order, Order> TWICE = shape("Twice");
+  private static final MethodDescriptor<Order, Order> PER_TEN = shape("PerTen");
+
+  private static MethodDescriptor<Order, Order> shape(String name) {
+    return MobileServiceGrpc.getChatMethod().toBuilder().setFullMethodName("shapes.Shapes/" + name).build();
+  }
+
+  private static ServerServiceDefinition shapes() {
+    return ServerServiceDefinition.builder("shapes.Shapes")
+        .addMethod(SILENT, chat((order, replies) -> { }))
+        .addMethod(TWICE, chat((order, replies) -> {
+          replies.onNext(order);
+          replies.onNext(order.toBuilder().setOrderId(order.getOrderId() + 1).build());
+        }))
+        .addMethod(PER_TEN, chat(new BiConsumer<>() {
+          private int seen;
+
+          @Override
+          public void accept(Order order, StreamObserver<Order> replies) {
+            if (++seen % 10 == 0) {
+              replies.onNext(order);
+            }
+          }
+        }))
+        .build();
+  }
+
+  private static io.grpc.ServerCallHandler<Order, Order> chat(BiConsumer<Order, StreamObserver<Order>> onEach) {
+    return ServerCalls.asyncBidiStreamingCall((StreamObserver<Order> replies) -> new StreamObserver<Order>() {
+      @Override
+      public void onNext(Order order) {
+        onEach.accept(order, replies);
+      }
+
+      @Override
+      public void onError(Throwable t) { }
+
+      @Override
+      public void onCompleted() {
+        replies.onCompleted();
+      }
+    });
+  }
+
+  private static GrpcStreamRequest<Order, Order> chatOf(MethodDescriptor<Order, Order> method) {
+    return GrpcStreamRequest.of("shape", method, io.grpc.MethodDescriptor.MethodType.BIDI_STREAMING).messages(100);
+  }
+
+  /** Why the stream was a KO, as the report says it. */
+  private static String koOf(RpcMethod<GrpcClient, Order, StreamResult> method) throws Exception {
+    try {
+      StreamResult r = run(method, ORDER);
+      throw new AssertionError("the stream ended OK: " + r);
+    } catch (java.util.concurrent.ExecutionException e) {
+      return protocols.rpc.Errors.oneLine(protocols.rpc.Errors.unwrap(e.getCause()));
+    }
+  }
+
+  private static <Q> RpcMethod<GrpcClient, Q, StreamResult> bound(RpcMethod<GrpcClient, Q, StreamResult> method) {
+    return method.bind(io.gatling.core.session.Session$.MODULE$.apply("scn", 1L, GatlingLoops.of(loops)[0]));
+  }
+
+  @Test
+  void chatsThatDoNotAnswerEachMessageEndOkWithTheRepliesTheirRequestExpects() throws Exception {
+    StreamResult none = run(chatOf(SILENT).replies(0).calls(), ORDER);
+    assertEquals(100, none.sent());
+    assertEquals(0, none.received());
+    StreamResult twice = run(chatOf(TWICE).replies(200).calls(), ORDER);
+    assertEquals(200, twice.received());
+    assertEquals(0, twice.roundTripsMicros().getTotalCount(), "no round trips where replies do not pair with messages");
+    assertEquals(10, run(chatOf(PER_TEN).atLeastReplies(10).calls(), ORDER).received());
+    assertEquals(10, run(chatOf(PER_TEN).anyReplies().calls(), ORDER).received());
+    assertEquals(0, run(chatOf(SILENT).anyReplies().calls(), ORDER).received());
+  }
+
+  @Test
+  void chatsWhoseRepliesAreNotWhatTheRequestExpectsAreKosThatSaySo() throws Exception {
+    assertEquals("StreamBroken: Silent: 0 replies to 100 messages, expected one per message", koOf(chatOf(SILENT).calls()));
+    assertEquals("StreamBroken: Twice: reply 101 came, expected exactly 100", koOf(chatOf(TWICE).replies(100).calls()));
+    assertEquals("StreamBroken: PerTen: 10 replies to 100 messages, expected at least 11",
+        koOf(chatOf(PER_TEN).atLeastReplies(11).calls()));
+    assertEquals("rpcloadlab.MobileService/Chat is echoed: it gets one reply per message", org.junit.jupiter.api.Assertions.assertThrows(
+        IllegalArgumentException.class, () -> GrpcStreamRequest.of("c", MobileServiceGrpc.getChatMethod(),
+            io.grpc.MethodDescriptor.MethodType.BIDI_STREAMING).echoed().replies(2)).getMessage());
+  }
+
+  @Test
+  void eachReplyIsCheckedAsItComesWithItsIndexAndWhatTheChecksSaveReachesTheSession() throws Exception {
+    StreamResult r = run(bound(chatOf(TWICE).replies(200).checkEachReply(
+        RpcChecks.response(Order::getName).is(SampleOrder.NAME),
+        RpcChecks.response(Order::getOrderId).saveAs("lastId")).calls()), ORDER);
+    assertEquals(200, r.received());
+    assertEquals(8L, new io.gatling.javaapi.core.Session(r.session()).getLong("lastId"), "the last reply's");
+    assertEquals(false, r.session().contains(StreamPlan.REPLY_INDEX), "the index is the checks' alone");
+    // Twice answers each message with ids 7 and 8: the replies at odd indexes are 8s.
+    assertEquals(200, run(bound(chatOf(TWICE).replies(200).checkEachReply(RpcChecks.response(Order::getOrderId)
+        .is(s -> s.getLong(StreamPlan.REPLY_INDEX) % 2 == 0 ? 7L : 8L)).calls()), ORDER).received());
+    assertEquals("StreamBroken: Twice: reply 1: response is 8, expected 7", koOf(bound(chatOf(TWICE).replies(200).checkEachReply(
+        RpcChecks.response(Order::getOrderId).is(7L)).calls())));
+    String unbound = koOf(chatOf(TWICE).checkEachReply(RpcChecks.response(Order::getName).is("x")).calls());
+    assertTrue(unbound.contains("bound to a session"), unbound);
+  }
+
+  @Test
+  void theDocsWatchChecksEachOrdersIdAgainstItsIndex() throws Exception { // docs/streams.md
+    RpcMethod<GrpcClient, WatchRequest, StreamResult> watch = bound(watch().replies(1000)
+        .checkEachReply(RpcChecks.response(Order::getOrderId).is(s -> s.getLong("replyIndex"))).calls());
+    assertEquals(1000, run(watch, WatchRequest.newBuilder().setCount(1000).build()).received());
+  }
+
+  @Test
+  void aReflectionDialogueAnswersEachRequestAndEachAnswerIsChecked() throws Exception {
+    RpcMethod<GrpcClient, String, StreamResult> listing = GrpcDsl.grpc("reflection")
+        .bidiStream("grpc.reflection.v1.ServerReflection/ServerReflectionInfo").fromReflection().messages(3)
+        .checkEachReply(RpcChecks.field("listServicesResponse.service[0].name").satisfies("a service's name",
+            name -> name.toString().contains(".")))
+        .calls().prepare(client);
+    StreamResult r = run(bound(listing), "{\"listServices\": \"\"}");
+    assertEquals(3, r.received());
   }
 }
