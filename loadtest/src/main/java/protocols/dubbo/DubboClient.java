@@ -210,6 +210,21 @@ public final class DubboClient implements RpcClient {
     });
   }
 
+  /**
+   * The methods the providers of a generic reference registered (Dubbo's {@code methods} parameter),
+   * empty when none says (a direct target: its URL is the consumer's own).
+   */
+  java.util.Set<String> registeredMethods(String serviceName, String version, String group) {
+    ReferenceConfig<?> reference = references.get(serviceName + ":" + version + ":" + group + ":generic");
+    java.util.Set<String> methods = new java.util.TreeSet<>();
+    if (reference != null && reference.getInvoker() instanceof org.apache.dubbo.rpc.cluster.ClusterInvoker<?> c
+        && c.getDirectory() != null) {
+      c.getDirectory().getAllInvokers().forEach(i -> methods.addAll(java.util.Arrays.asList(
+          i.getUrl().getParameter("methods", new String[0]))));
+    }
+    return methods;
+  }
+
   @SuppressWarnings({"unchecked", "rawtypes"})
   private synchronized Object reference(String serviceName, String version, String group, String kind,
                                         java.util.function.Consumer<ReferenceConfig> setService) {
@@ -361,6 +376,7 @@ public final class DubboClient implements RpcClient {
         case RpcException.SERIALIZATION_EXCEPTION -> "dubbo serialization";
         case RpcException.NO_INVOKER_AVAILABLE_AFTER_FILTER -> "dubbo no invoker";
         case RpcException.LIMIT_EXCEEDED_EXCEPTION -> "dubbo limit exceeded";
+        case RpcException.METHOD_NOT_FOUND -> "dubbo method not found";
         default -> "dubbo " + e.getCode();
       };
     }

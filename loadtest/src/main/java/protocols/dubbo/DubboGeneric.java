@@ -2,11 +2,17 @@ package protocols.dubbo;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Objects;
+import java.util.Set;
+import java.util.regex.Pattern;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
+import org.apache.dubbo.remoting.RemotingException;
+import org.apache.dubbo.rpc.RpcException;
 import org.apache.dubbo.rpc.service.GenericService;
+import protocols.rpc.Errors;
 import protocols.rpc.RpcMethod;
 import protocols.rpc.RpcRequest;
 
@@ -45,25 +51,72 @@ public final class DubboGeneric {
    * {@code "com.example.Order"}); {@code send} takes the arguments as a JSON array.
    */
   public RpcRequest<DubboClient, String, Object> method(String method, String... parameterTypes) {
-    return RpcRequest.of(DubboProtocol.KEY, name, new Call(this, method, parameterTypes.clone(), null));
+    return RpcRequest.of(DubboProtocol.KEY, name, new Call(this, method, parameterTypes.clone(), null, Set.of()));
   }
+
+  /** How the provider's generic filter words a refusal it sends back, before the call reaches the service. */
+  private static final String REFUSED = "org.apache.dubbo.rpc.RpcException: ";
+  /** A refusal that is an exception's own line: the arguments could not be made into the parameter types. */
+  private static final Pattern EXCEPTION_LINE = Pattern.compile("([a-z]\\w*\\.)+\\w*(Exception|Error)(: .*)?");
 
   private static final class Call implements RpcMethod<DubboClient, String, Object> {
     private final DubboGeneric service;
     private final String method;
     private final String[] types;
     private final GenericService proxy;
+    /** The methods its providers registered; empty when unknown (a direct target). */
+    private final Set<String> registered;
 
-    Call(DubboGeneric service, String method, String[] types, GenericService proxy) {
+    Call(DubboGeneric service, String method, String[] types, GenericService proxy, Set<String> registered) {
       this.service = service;
       this.method = Objects.requireNonNull(method, "method");
       this.types = types;
       this.proxy = proxy;
+      this.registered = registered;
     }
 
     @Override
     public RpcMethod<DubboClient, String, Object> prepare(DubboClient client) {
-      return new Call(service, method, types, client.generic(service.serviceName, service.version, service.group));
+      GenericService p = client.generic(service.serviceName, service.version, service.group);
+      Set<String> methods = client.registeredMethods(service.serviceName, service.version, service.group);
+      if (!methods.isEmpty() && !methods.contains(method)) {
+        throw new IllegalStateException(service.serviceName + " has no method " + method + ": its providers"
+            + " registered " + String.join(", ", methods));
+      }
+      return new Call(service, method, types, p, methods);
+    }
+
+    private String signature() {
+      return method + "(" + String.join(", ", types) + ")";
+    }
+
+    /**
+     * The provider's refusal of a generic call, in one line that names the mistake: a method or parameter
+     * class it does not have, or arguments that do not fit the parameter types. Other errors as they are.
+     */
+    private Throwable named(Throwable error) {
+      Throwable e = Errors.unwrap(error);
+      while (e != null && !(e instanceof RemotingException)) { // a sync call's comes inside Dubbo's RpcException
+        e = e.getCause() == e ? null : e.getCause();
+      }
+      if (e == null || e.getMessage() == null || !e.getMessage().startsWith(REFUSED)) {
+        return error;
+      }
+      String why = e.getMessage().substring(REFUSED.length()).lines().findFirst().orElse("").trim();
+      if (why.startsWith("No such method " + method + " ")) {
+        return new RpcException(RpcException.METHOD_NOT_FOUND, service.serviceName + " has no method " + signature()
+            + (registered.contains(method) ? ": it has " + method + " with other parameter types"
+            : ": check the method's name and its parameter types"), e);
+      }
+      if (Arrays.asList(types).contains(why)) { // Dubbo says only the class's name when it has no such class
+        return new RpcException(RpcException.METHOD_NOT_FOUND, "the provider of " + service.serviceName
+            + " has no class " + why + " (a parameter type of " + signature() + ")", e);
+      }
+      if (EXCEPTION_LINE.matcher(why).matches()) {
+        return new RpcException(RpcException.SERIALIZATION_EXCEPTION, "the arguments do not fit " + signature()
+            + ": the provider says " + why, e);
+      }
+      return error;
     }
 
     @Override
@@ -74,12 +127,22 @@ public final class DubboGeneric {
       } catch (IllegalArgumentException e) {
         return CompletableFuture.failedFuture(e);
       }
-      return proxy.$invokeAsync(method, types, args);
+      return proxy.$invokeAsync(method, types, args).handle((reply, error) -> {
+        if (error != null) {
+          throw new java.util.concurrent.CompletionException(named(error));
+        }
+        return reply;
+      });
     }
 
     @Override
     public Object callSync(DubboClient client, String arguments, long timeoutMillis) {
-      return proxy.$invoke(method, types, arguments(arguments));
+      try {
+        return proxy.$invoke(method, types, arguments(arguments));
+      } catch (RuntimeException e) {
+        Throwable n = named(e);
+        throw n instanceof RuntimeException r ? r : e;
+      }
     }
 
     private Object[] arguments(String json) {

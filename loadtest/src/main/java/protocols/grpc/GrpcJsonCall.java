@@ -71,7 +71,11 @@ record GrpcJsonCall<Resp>(RpcMethod<GrpcClient, DynamicMessage, Resp> call, Desc
 
   private DynamicMessage parse(String json) throws InvalidProtocolBufferException {
     DynamicMessage.Builder builder = DynamicMessage.newBuilder(inputType);
-    JsonFormat.parser().merge(json, builder);
+    try {
+      JsonFormat.parser().merge(json, builder);
+    } catch (InvalidProtocolBufferException e) {
+      throw GrpcSchemas.unknownField(e, inputType);
+    }
     return builder.build();
   }
 

@@ -48,6 +48,65 @@ final class GrpcSchemas {
     return ((com.google.protobuf.Message) prototype).getDescriptorForType();
   }
 
+  private static final java.util.regex.Pattern UNKNOWN_FIELD =
+      java.util.regex.Pattern.compile("Cannot find field: (.+) in message (\\S+)");
+
+  /**
+   * A JSON payload's field the message type does not have, as one line that lists the type's fields and
+   * the nearest one (a misspelling); any other parse error as it is.
+   */
+  static InvalidProtocolBufferException unknownField(InvalidProtocolBufferException e, Descriptors.Descriptor type) {
+    java.util.regex.Matcher m = UNKNOWN_FIELD.matcher(String.valueOf(e.getMessage()));
+    Descriptors.Descriptor owner = m.matches() ? find(type, m.group(2), new java.util.HashSet<>()) : null;
+    if (owner == null) {
+      return e;
+    }
+    String field = m.group(1);
+    List<String> names = owner.getFields().stream().map(Descriptors.FieldDescriptor::getJsonName).toList();
+    String nearest = names.stream().min(java.util.Comparator.comparingInt(n -> distance(n.toLowerCase(),
+        field.toLowerCase()))).filter(n -> distance(n.toLowerCase(), field.toLowerCase()) <= 2).orElse(null);
+    return new InvalidProtocolBufferException("the JSON payload's " + owner.getFullName() + " has no field \""
+        + field + "\"" + (nearest == null ? "" : " (did you mean \"" + nearest + "\"?)") + "; its fields: "
+        + String.join(", ", names));
+  }
+
+  private static Descriptors.Descriptor find(Descriptors.Descriptor from, String fullName,
+                                             java.util.Set<String> seen) {
+    if (from.getFullName().equals(fullName)) {
+      return from;
+    }
+    if (!seen.add(from.getFullName())) {
+      return null;
+    }
+    for (Descriptors.FieldDescriptor f : from.getFields()) {
+      if (f.getJavaType() == Descriptors.FieldDescriptor.JavaType.MESSAGE) {
+        Descriptors.Descriptor found = find(f.getMessageType(), fullName, seen);
+        if (found != null) {
+          return found;
+        }
+      }
+    }
+    return null;
+  }
+
+  /** Levenshtein's edit distance. */
+  private static int distance(String a, String b) {
+    int[] row = new int[b.length() + 1];
+    for (int j = 0; j <= b.length(); j++) {
+      row[j] = j;
+    }
+    for (int i = 1; i <= a.length(); i++) {
+      int diagonal = row[0];
+      row[0] = i;
+      for (int j = 1; j <= b.length(); j++) {
+        int above = row[j];
+        row[j] = Math.min(Math.min(row[j] + 1, row[j - 1] + 1), diagonal + (a.charAt(i - 1) == b.charAt(j - 1) ? 0 : 1));
+        diagonal = above;
+      }
+    }
+    return row[b.length()];
+  }
+
   /** {@code file}: a path, or {@code classpath:name} for a resource (e.g. one in your contract's jar). */
   static MethodDescriptor<DynamicMessage, DynamicMessage> fromDescriptorSet(String file, String fullMethodName,
                                                                            MethodDescriptor.MethodType expected) {

@@ -68,6 +68,43 @@ class RegistryServerIT {
   }
 
   @Test
+  void aGenericCallsMistakesAreNamedInOneLineEachAndTheRegistryListsTheMethods() throws Exception {
+    String service = MobileService.class.getName();
+    try (RegistryServer zookeeper = RegistryServer.start(Registry.Kind.ZOOKEEPER);
+         EmbeddedServer provider = EmbeddedServer.start("dubbo", DubboEchoServer.class.getName(),
+             List.of("--registry", zookeeper.registry().toString()));
+         DubboClient direct = DubboDsl.dubbo.target(provider.address().toString()).newClient();
+         DubboClient viaRegistry = DubboDsl.dubbo.registry(zookeeper.registry()).newClient()) {
+      String order = "[{\"orderId\": 7}]";
+      assertEquals("RpcException: " + service + " has no method helo(contract.pojo.Order): check the method's name and"
+          + " its parameter types", koOf(direct, "helo", order, "contract.pojo.Order"));
+      IllegalStateException e = assertThrows(IllegalStateException.class, () -> dubbo("helo").generic(service)
+          .method("helo", "contract.pojo.Order").calls().prepare(viaRegistry));
+      assertEquals(service + " has no method helo: its providers registered hello, helloAsync, listOrders,"
+          + " listOrdersAsync", e.getMessage());
+      assertEquals("RpcException: " + service + " has no method hello(java.lang.String): it has hello with other"
+          + " parameter types", koOf(viaRegistry, "hello", "[\"x\"]", "java.lang.String"));
+      assertEquals("RpcException: the provider of " + service + " has no class contract.pojo.Ordr (a parameter type"
+          + " of hello(contract.pojo.Ordr))", koOf(direct, "hello", order, "contract.pojo.Ordr"));
+      assertEquals("RpcException: the arguments do not fit listOrders(int): the provider says"
+          + " java.lang.NumberFormatException: For input string: \"ten\"", koOf(direct, "listOrders", "[\"ten\"]", "int"));
+      // A call made on the caller's thread gets the same line.
+      var sync = dubbo("helo").generic(service).method("helo", "contract.pojo.Order").calls().prepare(direct);
+      RuntimeException thrown = assertThrows(RuntimeException.class, () -> sync.callSync(direct, order, 5_000));
+      assertEquals("dubbo method not found", direct.errorCode(thrown));
+      assertTrue(thrown.getMessage().startsWith(service + " has no method helo("), thrown.getMessage());
+    }
+  }
+
+  /** The KO line of one generic call, as the report shows it. */
+  private static String koOf(DubboClient client, String method, String arguments, String... types) throws Exception {
+    var call = dubbo(method).generic(MobileService.class.getName()).method(method, types).calls().prepare(client);
+    java.util.concurrent.ExecutionException e = assertThrows(java.util.concurrent.ExecutionException.class,
+        () -> call.callAsync(client, arguments).toCompletableFuture().get(10, java.util.concurrent.TimeUnit.SECONDS));
+    return protocols.rpc.Errors.oneLine(protocols.rpc.Errors.unwrap(e));
+  }
+
+  @Test
   void aRegistryPortWhereNothingListensIsNamed() throws Exception {
     Registry nowhere = Registry.zookeeper("127.0.0.1", LoopbackPorts.next());
     long start = System.nanoTime();
