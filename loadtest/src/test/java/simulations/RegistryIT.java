@@ -36,6 +36,10 @@ class RegistryIT {
     JsonNode summary = run.summary();
     JsonNode protocol = summary.get("run").get("protocols").get(0);
     assertTrue(protocol.get("registry").asText().matches("zookeeper://127\\.0\\.0\\.1:\\d+"), protocol.toString());
+    // The table names the addresses the registry gave: both providers', as they registered them.
+    assertTrue(protocol.get("providersFound").asText().matches("contract\\.dubbo\\.MobileService found in "
+        + "zookeeper://127\\.0\\.0\\.1:\\d+ \\(/dubbo/contract\\.dubbo\\.MobileService/providers\\) at "
+        + "127\\.0\\.0\\.1:\\d+, 127\\.0\\.0\\.1:\\d+"), protocol.toString());
     List<Long> served = served(protocol, 2);
     assertTrue(served.get(1) > 0, "the provider never killed served calls: " + served);
     JsonNode fault = summary.get("run").get("faults").get(0);

@@ -57,6 +57,8 @@ public final class DubboClient implements RpcClient {
   private final boolean triple;
   /** One reference per service, version and group, made when a request is prepared. */
   private final Map<String, ReferenceConfig<?>> references = new ConcurrentHashMap<>();
+  /** Per reference found through the registry: where, and at which addresses. */
+  private final Map<String, String> found = new ConcurrentHashMap<>();
   /** Callback mode: the notifier of each notifying reference, by the reference's key. */
   private final Map<String, DubboNotifier> notifiers = new ConcurrentHashMap<>();
   /** PEM copies of a PKCS#12 identity (Dubbo takes file names), deleted when the client closes; else null. */
@@ -215,14 +217,37 @@ public final class DubboClient implements RpcClient {
    * empty when none says (a direct target: its URL is the consumer's own).
    */
   java.util.Set<String> registeredMethods(String serviceName, String version, String group) {
-    ReferenceConfig<?> reference = references.get(serviceName + ":" + version + ":" + group + ":generic");
     java.util.Set<String> methods = new java.util.TreeSet<>();
+    invokers(references.get(serviceName + ":" + version + ":" + group + ":generic")).forEach(i -> methods.addAll(
+        java.util.Arrays.asList(i.getUrl().getParameter("methods", new String[0]))));
+    return methods;
+  }
+
+  /** The providers a reference calls, as its directory holds them (a registry's: with their registered URLs). */
+  private static List<org.apache.dubbo.rpc.Invoker<?>> invokers(ReferenceConfig<?> reference) {
     if (reference != null && reference.getInvoker() instanceof org.apache.dubbo.rpc.cluster.ClusterInvoker<?> c
         && c.getDirectory() != null) {
-      c.getDirectory().getAllInvokers().forEach(i -> methods.addAll(java.util.Arrays.asList(
-          i.getUrl().getParameter("methods", new String[0]))));
+      return List.copyOf(c.getDirectory().getAllInvokers());
     }
-    return methods;
+    return List.of();
+  }
+
+  @Override
+  public List<String> providersFound() {
+    return List.copyOf(new java.util.TreeSet<>(found.values()));
+  }
+
+  /** A call that could not reach a discovered provider: Dubbo's first sentence, then where the providers came from. */
+  @Override
+  public String failureLine(Throwable error) {
+    String line = protocols.rpc.Errors.oneLine(error);
+    if (found.isEmpty() || !(error instanceof RpcException e) || !(e.isNetwork() || String.valueOf(e.getMessage())
+        .contains("No provider available"))) {
+      return line;
+    }
+    int sentence = line.indexOf(". ");
+    return (sentence > 0 ? line.substring(0, sentence) : line) + " [" + String.join("; ", providersFound())
+        + ": " + RegisteredProviders.UNREACHABLE_HINT + "]";
   }
 
   @SuppressWarnings({"unchecked", "rawtypes"})
@@ -300,8 +325,11 @@ public final class DubboClient implements RpcClient {
       }
       throw e;
     }
-    settings.viaRegistry().ifPresent(r -> System.out.println(RegisteredProviders.found(r, serviceName, triple, version,
-        group, REGISTRY_TIMEOUT_MILLIS)));
+    settings.viaRegistry().ifPresent(r -> {
+      found.put(key, RegisteredProviders.found(r, serviceName, invokers(reference).stream()
+          .map(i -> i.getUrl().getAddress()).distinct().toList()));
+      System.out.println((triple ? "triple: " : "dubbo: ") + found.get(key));
+    });
     if (triple) {
       awaitConnected(reference);
     }

@@ -77,17 +77,17 @@ final class RegisteredProviders {
         + Errors.oneLine(why) + "): is ZooKeeper listening at that address and port?";
   }
 
-  /** The console's line: which addresses the registry gave (an address nobody chose is the first thing to see). */
-  static String found(Registry registry, String service, boolean triple, String version, String group,
-                      int timeoutMillis) {
-    String head = (triple ? "triple" : "dubbo") + ": " + service + " found in " + registry;
-    try {
-      return head + " (" + path(service) + ") at " + String.join(", ", matching(read(registry, service,
-          timeoutMillis), triple, version, group).stream().map(Entry::address).toList());
-    } catch (Exception e) {
-      return head + " (its provider list could not be read back: " + Errors.oneLine(e) + ")";
-    }
+  /** Where a reference found its providers, for the console and the protocol table: an address nobody chose shows. */
+  static String found(Registry registry, String service, List<String> addresses) {
+    return service + " found in " + registry + " (" + path(service) + ") at " + (addresses.isEmpty() ? "no address"
+        : String.join(", ", addresses));
   }
+
+  /** What to do when a registered address answers nothing. */
+  static final String UNREACHABLE_HINT = "if the provider listens elsewhere, Dubbo registered an address nobody chose"
+      + " (it takes a 127.x dubbo.protocol.host or DUBBO_IP_TO_REGISTRY for no host, and registers the machine's"
+      + " first interface address); set the provider's dubbo.protocol.host to an address this injector reaches"
+      + " (127.0.0.1 over Triple: 2130706433, its numeric form, which Dubbo keeps)";
 
   /** Why no provider of {@code service} answered, in one line, from what the registry lists. */
   static String whyNone(Registry registry, String service, boolean triple, String version, String group,
@@ -106,10 +106,6 @@ final class RegisteredProviders {
           + " and .group(...) to one of them";
     }
     return service + " is registered in " + where + " at " + String.join(", ", candidates.stream()
-        .map(Entry::address).toList()) + ", and nothing answered there: if the provider listens elsewhere, Dubbo"
-        + " registered an address nobody chose (it takes a 127.x dubbo.protocol.host or DUBBO_IP_TO_REGISTRY for"
-        + " no host, and registers the machine's first interface address); set the provider's"
-        + " dubbo.protocol.host to an address this injector reaches (127.0.0.1 over Triple: 2130706433, its"
-        + " numeric form, which Dubbo keeps)";
+        .map(Entry::address).toList()) + ", and nothing answered there: " + UNREACHABLE_HINT;
   }
 }

@@ -6,7 +6,6 @@ import protocols.stats.StreamRecorder;
 import io.gatling.core.CoreComponents;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Collections;
 import java.util.IdentityHashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -21,8 +20,6 @@ import protocols.load.FailureWatch;
 import protocols.load.FaultWindows;
 import protocols.load.SummaryListener;
 import protocols.load.Warmup;
-import protocols.rpc.HostPort;
-import protocols.rpc.InvocationMode;
 import protocols.rpc.RpcProtocol;
 import protocols.rpc.RpcRun;
 import protocols.rpc.RpcSettings;
@@ -56,7 +53,7 @@ public final class LabRun implements RunObserver {
   private final List<Warmup> warmups = new CopyOnWriteArrayList<>();
   private final List<Warmup> settles = new CopyOnWriteArrayList<>();
   private final List<SummaryListener> listeners = new CopyOnWriteArrayList<>();
-  private final Set<RpcProtocol<?, ?>> protocolsSeen = Collections.newSetFromMap(new IdentityHashMap<>());
+  private final Map<RpcProtocol<?, ?>, Map<String, Object>> protocolsSeen = new IdentityHashMap<>();
   /** Each protocol's table, by where its client calls (which servers, or which registry). */
   private final List<Map.Entry<Endpoints, Map<String, Object>>> protocols = new CopyOnWriteArrayList<>();
   /** Per servers called, how their client started: its first call's time and, for providers the lab started, their counts. */
@@ -333,37 +330,23 @@ public final class LabRun implements RunObserver {
 
   @Override
   public void protocolUsed(RpcProtocol<?, ?> protocol) {
+    Map<String, Object> p = ProtocolTable.of(protocol);
     synchronized (protocolsSeen) {
-      if (!protocolsSeen.add(protocol)) {
+      if (protocolsSeen.putIfAbsent(protocol, p) != null) {
         return;
       }
     }
     RpcSettings s = protocol.settings();
-    Map<String, Object> p = new LinkedHashMap<>();
-    p.put("framework", protocol.framework());
-    if (s.viaRegistry().isPresent()) {
-      p.put("registry", s.registry().toString());
-    } else {
-      p.put(s.targets().size() == 1 ? "target" : "targets", String.join(", ",
-          s.targets().stream().map(HostPort::toString).toList()));
-    }
-    if (s.viaRegistry().isPresent() || s.targets().size() > 1) {
-      p.put("balancing", protocol.balancing());
-    }
-    p.put("mode", s.mode().label());
-    p.put("timeoutMillis", s.timeoutMillis());
-    if (s.mode() == InvocationMode.SYNC) {
-      p.put("syncThreads", s.syncThreads());
-    }
-    if (s.mode() == InvocationMode.CALLBACK) {
-      p.put("callback", protocol.callbackApi());
-    }
-    p.put("connections", s.connections() == 0 ? "framework default" : s.connections());
-    p.put("maxMessageBytes", protocol.maxMessageBytes());
-    p.put("tls", s.viaTls().map(t -> "on: " + t.describe() + "; implementation " + protocol.tlsImplementation())
-        .orElse("off (plaintext)"));
-    p.putAll(protocol.describe());
     protocols.add(Map.entry(new Endpoints(s.targets(), s.registry(), s.tls()), p));
+  }
+
+  @Override
+  public void providersFound(RpcProtocol<?, ?> protocol, List<String> found) {
+    synchronized (protocolsSeen) { // the client's list so far: each request's preparation may add to it
+      if (!found.isEmpty() && protocolsSeen.containsKey(protocol)) {
+        protocolsSeen.get(protocol).put("providersFound", String.join("; ", found));
+      }
+    }
   }
 
   /** The lab's runs start with a probe, so a client that cannot start now is one line and exit 1. */

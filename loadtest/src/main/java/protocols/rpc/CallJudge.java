@@ -59,7 +59,7 @@ final class CallJudge<C extends RpcClient, Req, Resp> {
         code = SizeLimit.CODE;
       } else {
         code = components.client().errorCode(e);
-        failure = Errors.oneLine(e);
+        failure = components.client().failureLine(e);
         outcome = checksJudgeErrors ? code : null; // with a code check, an expected error may be an OK
       }
     }

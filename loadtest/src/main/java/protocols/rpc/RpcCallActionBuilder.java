@@ -77,7 +77,9 @@ public final class RpcCallActionBuilder<C extends RpcClient, Req, Resp> implemen
     try {
       RpcComponents<C> components = (RpcComponents<C>) ctx.protocolComponentsRegistry().components((RpcProtocolKey) key);
       observer.protocolUsed(components.protocol());
-      return new Built<>(components, components.prepare(method, name), observer);
+      RpcMethod<C, Req, Resp> prepared = components.prepare(method, name);
+      observer.providersFound(components.protocol(), components.client().providersFound());
+      return new Built<>(components, prepared, observer);
     } catch (IllegalStateException cannotStart) {
       throw observer.failedToStart(cannotStart);
     }

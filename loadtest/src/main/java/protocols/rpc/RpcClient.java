@@ -41,6 +41,19 @@ public interface RpcClient extends AutoCloseable {
     return null;
   }
 
+  /** A failed call's KO message, in one line; a framework may add where the call went (a discovered provider). */
+  default String failureLine(Throwable error) {
+    return Errors.oneLine(error);
+  }
+
+  /**
+   * Where this client found the servers it calls, a line each (a registry's providers of a service, as
+   * {@code zookeeper://127.0.0.1:2181 /dubbo/Svc/providers: 127.0.0.1:20880}); empty when it was given them.
+   */
+  default java.util.List<String> providersFound() {
+    return java.util.List.of();
+  }
+
   @Override
   void close();
 }

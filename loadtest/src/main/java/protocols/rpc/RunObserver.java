@@ -10,6 +10,10 @@ public interface RunObserver extends CallObserver {
   /** A request of this run calls through {@code protocol} (told once per request, at build time). */
   void protocolUsed(RpcProtocol<?, ?> protocol);
 
+  /** The run's client of {@code protocol} found its servers there ({@link RpcClient#providersFound}); told per request. */
+  default void providersFound(RpcProtocol<?, ?> protocol, java.util.List<String> found) {
+  }
+
   /**
    * A framework's client, or a request's preparation, could not start ({@code error} says why in one
    * line): returns what to throw. The plugin never ends the JVM; an observer may, with one line.

@@ -105,6 +105,37 @@ class RegistryServerIT {
   }
 
   @Test
+  void aDiscoveredProviderThatStopsAnsweringIsNamedInTheKoWithWhereItCameFrom() throws Exception {
+    String service = MobileService.class.getName();
+    try (RegistryServer zookeeper = RegistryServer.start(Registry.Kind.ZOOKEEPER);
+         EmbeddedServer provider = EmbeddedServer.start("dubbo", DubboEchoServer.class.getName(),
+             List.of("--registry", zookeeper.registry().toString()));
+         DubboClient client = DubboDsl.dubbo.registry(zookeeper.registry()).timeout(java.time.Duration.ofSeconds(2))
+             .newClient()) {
+      var hello = dubbo("hello").service(MobileService.class).call((MobileService s, Order o) -> s.hello(o)).calls()
+          .prepare(client);
+      String found = service + " found in " + zookeeper.registry() + " (/dubbo/" + service + "/providers) at "
+          + provider.address();
+      assertEquals(List.of(found), client.providersFound());
+      Order order = new Order(7, "p", "n", "o", 1, 1, 1.0, 1);
+      assertEquals(7L, hello.callSync(client, order, 5_000).getOrderId());
+      provider.kill(); // its entry stays in ZooKeeper until its session expires
+      RuntimeException e = assertThrows(RuntimeException.class, () -> {
+        for (int i = 0; i < 50; i++) { // until Dubbo sees the connection gone, a call may still be on its way
+          hello.callSync(client, order, 5_000);
+          Thread.sleep(100);
+        }
+      });
+      String line = client.failureLine(e);
+      assertTrue(line.endsWith("[" + found + ": if the provider listens elsewhere, Dubbo registered an address nobody"
+          + " chose (it takes a 127.x dubbo.protocol.host or DUBBO_IP_TO_REGISTRY for no host, and registers the"
+          + " machine's first interface address); set the provider's dubbo.protocol.host to an address this"
+          + " injector reaches (127.0.0.1 over Triple: 2130706433, its numeric form, which Dubbo keeps)]"), line);
+      assertFalse(line.contains("\n"), line);
+    }
+  }
+
+  @Test
   void aRegistryPortWhereNothingListensIsNamed() throws Exception {
     Registry nowhere = Registry.zookeeper("127.0.0.1", LoopbackPorts.next());
     long start = System.nanoTime();
