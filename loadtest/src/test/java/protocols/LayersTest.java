@@ -47,7 +47,8 @@ class LayersTest {
         .layer("Load").definedBy("protocols.load..")
         .layer("Reports").definedBy("protocols.report..")
         .layer("Lab").definedBy("protocols.lab..", "protocols.frameworks..", "protocols.*.lab..")
-        .layer("Top").definedBy("protocols.shootout..", "protocols.nightly..", "protocols.merge..")
+        .layer("Top").definedBy("protocols.shootout..", "protocols.nightly..", "protocols.merge..",
+            "protocols.compare..")
         .whereLayer("Top").mayNotBeAccessedByAnyLayer()
         .whereLayer("Lab").mayOnlyBeAccessedByLayers("Top")
         .whereLayer("Reports").mayOnlyBeAccessedByLayers("Lab", "Top")
@@ -120,7 +121,7 @@ class LayersTest {
         simulations.DubboOwnService.class, simulations.ThriftOwnService.class, simulations.IceOwnService.class);
     noClasses().should().dependOnClassesThat().resideInAnyPackage("protocols.stats..", "protocols.load..",
         "protocols.report..", "protocols.lab..", "protocols.frameworks..", "protocols.*.lab..", "protocols.shootout..",
-        "protocols.nightly..", "protocols.merge..")
+        "protocols.nightly..", "protocols.merge..", "protocols.compare..")
         .because("the plugin's DSL and Gatling are all a simulation of one's own service needs")
         .check(example);
   }

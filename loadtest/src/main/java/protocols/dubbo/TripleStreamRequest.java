@@ -1,6 +1,5 @@
 package protocols.dubbo;
 
-import java.util.ArrayList;
 import java.util.List;
 import protocols.rpc.RpcCheck;
 import protocols.rpc.RpcMethod;
@@ -77,13 +76,8 @@ public final class TripleStreamRequest<S, Req, Resp> extends RpcRequest<DubboCli
    * a KO naming the reply. Values they save reach the session as the last reply left them.
    */
   @SafeVarargs
-  @SuppressWarnings("unchecked")
   public final TripleStreamRequest<S, Req, Resp> checkEachReply(RpcCheck<Object, ? super Resp>... checks) {
-    List<RpcCheck<Object, Object>> all = new ArrayList<>();
-    for (RpcCheck<Object, ? super Resp> c : checks) {
-      all.add((RpcCheck<Object, Object>) (RpcCheck<Object, ?>) c); // a check of a supertype reads any reply
-    }
-    return with(plan.checkEachReply(all), deadlineMillis);
+    return with(plan.checkEachReply(List.of(checks)), deadlineMillis);
   }
 
   /**

@@ -3,7 +3,6 @@ package protocols.grpc;
 import com.google.protobuf.DynamicMessage;
 import io.grpc.MethodDescriptor;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import protocols.rpc.RpcCheck;
 import protocols.rpc.RpcMethod;
@@ -92,13 +91,8 @@ public final class GrpcStreamRequest<Req, Resp> extends RpcRequest<GrpcClient, R
    * a KO naming the reply. Values they save reach the session as the last reply left them.
    */
   @SafeVarargs
-  @SuppressWarnings("unchecked")
   public final GrpcStreamRequest<Req, Resp> checkEachReply(RpcCheck<Object, ? super Resp>... checks) {
-    List<RpcCheck<Object, Object>> all = new ArrayList<>();
-    for (RpcCheck<Object, ? super Resp> c : checks) {
-      all.add((RpcCheck<Object, Object>) (RpcCheck<Object, ?>) c); // a check of a supertype reads any reply
-    }
-    return with(plan.checkEachReply(all), options);
+    return with(plan.checkEachReply(List.of(checks)), options);
   }
 
   /**

@@ -107,10 +107,14 @@ public record StreamPlan(StreamTally.Kind kind, int messages, boolean echoed, do
     return new StreamPlan(kind, messages, false, perSecond, new Replies(rule, count), replyChecks);
   }
 
-  /** Every reply must pass {@code checks}, with its index in the session as {@link #REPLY_INDEX}. */
-  public StreamPlan checkEachReply(List<? extends RpcCheck<Object, Object>> checks) {
+  /**
+   * Every reply must pass {@code checks}, with its index in the session as {@link #REPLY_INDEX}. A check
+   * of a reply type reads the stream's replies, which its request's DSL types as that type or a subtype.
+   */
+  @SuppressWarnings("unchecked")
+  public StreamPlan checkEachReply(List<? extends RpcCheck<Object, ?>> checks) {
     List<RpcCheck<Object, Object>> all = new ArrayList<>(replyChecks);
-    all.addAll(checks);
+    checks.forEach(c -> all.add((RpcCheck<Object, Object>) c));
     return new StreamPlan(kind, messages, echoed, perSecond, replies, all);
   }
 
