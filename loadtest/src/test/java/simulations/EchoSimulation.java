@@ -10,6 +10,7 @@ import protocols.lab.LabRun;
 import protocols.lab.LoadParams;
 import protocols.lab.Parameters;
 import protocols.lab.RpcFramework;
+import protocols.lab.Trials;
 import protocols.load.Populations;
 import protocols.merge.LocalInjectors;
 import protocols.rpc.InvocationMode;
@@ -31,7 +32,8 @@ public abstract class EchoSimulation extends Simulation {
     }
     echo = EchoRun.start(framework, params, "target", new LabRun(params));
     EchoLevels levels = echo.levels(null, mode);
-    setUp(Populations.sequence(levels.populations(echo.protocol(mode)))).assertions(levels.assertions());
+    Trials trials = EchoRun.orExit(() -> Trials.of(params, 1));
+    setUp(Populations.sequence(levels.populations(echo.protocol(mode), trials))).assertions(levels.assertions(trials));
   }
 
   @Override

@@ -207,6 +207,10 @@ final class GatlingProcess {
       // settle (SettleIT): a settle would add 3 to 10 s to every level of CI.
       jvmOptions.add("-Dsettle=0");
     }
+    if (simulation.equals("RpcShootout") && !properties.containsKey("repeat")) {
+      // One trial per level unless a test is about trials (ShootoutTrialsIT): three would triple CI's shootouts.
+      jvmOptions.add("-Drepeat=1");
+    }
     // Gatling's logback, as in a user's run: in a reactor build the servers' jars are on this class
     // path, and their manifests bring slf4j-simple along.
     jvmOptions.add("-Dslf4j.provider=" + System.getProperty("slf4j.provider"));

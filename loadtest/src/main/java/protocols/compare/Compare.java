@@ -43,6 +43,15 @@ public final class Compare {
     public String label() {
       return label;
     }
+
+    public boolean higherIsBetter() {
+      return higherIsBetter;
+    }
+
+    /** The level's full 1-second windows of this figure. */
+    public long[] windows(RequestStats level) {
+      return windows.apply(level);
+    }
   }
 
   /** One level's figure in both runs. {@code warned}: the two runs' warnings on the level, "" without. */
@@ -78,8 +87,8 @@ public final class Compare {
           + (warnedA.isEmpty() || warnedB.isEmpty() ? "" : "; ")
           + (warnedB.isEmpty() ? "" : "candidate " + String.join(", ", warnedB));
       for (Figure f : Figure.values()) {
-        Intervals.Estimate x = Intervals.ofWindows(f.windows.apply(a));
-        Intervals.Estimate y = Intervals.ofWindows(f.windows.apply(b));
+        Intervals.Estimate x = Intervals.ofWindows(f.windows(a));
+        Intervals.Estimate y = Intervals.ofWindows(f.windows(b));
         Interval ratio = Intervals.ratio(x, y);
         Verdict v = judged ? Intervals.verdict(ratio, f.higherIsBetter, noiseFloor) : Verdict.NOT_JUDGED;
         rows.add(new Row(a.name(), f, x.interval(), y.interval(), ratio, v, warned));

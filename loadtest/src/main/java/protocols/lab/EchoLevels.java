@@ -64,74 +64,108 @@ public final class EchoLevels {
   }
 
   /**
-   * The warm-up, then one scenario per level. Each level's users are persistent clients calling in a
-   * loop under the level's name, so Gatling's report gives every level its own line.
+   * The warm-up, then one scenario per level and trial (a level's trials one after the other), then
+   * the rate levels. Each level's users are persistent clients calling in a loop under the level's
+   * name, so Gatling's report gives every level its own line.
    *
    * @param protocol the framework's protocol, set on each scenario with the run's ({@link LabRun#protocol})
    */
-  public List<PopulationBuilder> populations(ProtocolBuilder protocol) {
+  public List<PopulationBuilder> populations(ProtocolBuilder protocol, Trials trials) {
+    List<PopulationBuilder> steps = new ArrayList<>(warmups(protocol));
+    int k = 0;
+    for (int clients : params.levels()) {
+      for (int trial : trials.numbers()) {
+        steps.add(closed(k++, clients, trial, protocol));
+      }
+    }
+    steps.addAll(rates(protocol, k));
+    return steps;
+  }
+
+  /** The warm-up and its rehearsal of a level's start; none when -Dwarmup=0. */
+  public List<PopulationBuilder> warmups(ProtocolBuilder protocol) {
+    List<PopulationBuilder> steps = new ArrayList<>();
+    Warmup.Plan warmup = params.warmup();
+    if (warmup.skipped()) {
+      return steps;
+    }
+    String prefix = framework == null ? "" : framework + " ";
+    String tag = "(" + mode.label() + ")";
+    BooleanSupplier going = going();
+    int users = Math.min(20, params.levels().stream().mapToInt(Integer::intValue).max().orElse(20));
+    String name = run.describe(Level.warmup(framework, mode));
+    steps.add(withProtocol(scenario(name)
+        .exec(run.add(Warmup.of(name, warmup)).loop(call(name), going), stopIfFailing())
+        .injectOpen(atOnceUsers(users)), protocol));
+    // A level's start, rehearsed: new users on other event loops, after an idle gap, under a new
+    // name make the JIT drop code compiled for one busy loop (docs/reading-results.md#level-starts).
+    // Here it recompiles before anything is measured; enough users to reach every event loop.
+    // Its users call as a level's do, then as a settle's, so the call's next action has been both.
+    String rehearsal = run.describe(Level.rehearsal(framework, mode));
+    steps.add(withProtocol(scenario(prefix + "rehearsal " + tag)
+        .exec(timed(call(rehearsal), REHEARSED_LEVEL, going),
+            run.addSettle(Warmup.settling(rehearsal, warmup.rehearsal())).loop(call(rehearsal), going),
+            stopIfFailing())
+        .injectOpen(atOnceUsers(Math.max(users, REHEARSAL_USERS))), protocol));
+    return steps;
+  }
+
+  private BooleanSupplier going() {
+    Duration failing = params.maxFailingSeconds();
+    return () -> !run.watch().failingFor(failing);
+  }
+
+  /**
+   * Closed level {@code clients} (trial {@code trial}, 0 when it runs once), the {@code k}-th level of
+   * its injector: its settle, then its measured calls.
+   */
+  public PopulationBuilder closed(int k, int clients, int trial, ProtocolBuilder protocol) {
+    String prefix = framework == null ? "" : framework + " ";
+    String tag = "(" + mode.label() + ")" + (trial > 0 ? " trial " + trial : "");
+    BooleanSupplier going = going();
+    Duration ramp = params.ramp();
+    Warmup.Plan settle = params.settle();
+    Level measured = Level.closed(framework, clients, mode).trial(trial);
+    String request = run.describe(measured);
+    ActionBuilder call = call(request);
+    // Users leave the loop once every call has failed for -DmaxFailingSeconds; the run then stops.
+    LevelClock clock = new LevelClock(ramp, params.duration());
+    ChainBuilder loop = params.calls()
+        .map(n -> asLongAs(session -> session.getInt(COUNTER) < n && going.getAsBoolean(), COUNTER).on(exec(call)))
+        .orElseGet(() -> ramp.isZero()
+            ? timed(call, params.duration(), going)
+            : asLongAs(session -> clock.running() && going.getAsBoolean()).on(exec(call)));
+    Faults faults = echo.faults();
+    ChainBuilder level = faults.isEmpty() ? loop : faults.startsLevel(request).exec(loop);
+    if (!settle.skipped()) {
+      // Its own users call under the settle's name until the level is steady, then on into the level.
+      level = run.addSettle(Warmup.settling(request, settle)).loop(call(run.describe(measured.settle())), going)
+          .exec(level);
+    }
+    if (!ramp.isZero()) {
+      // Users join evenly over the ramp and call under the ramp's name until the level is full.
+      ActionBuilder rampCall = call(run.describe(measured.ramp()));
+      level = exec(clock.starts()).exec(asLongAs(session -> clock.ramping() && going.getAsBoolean())
+          .on(exec(rampCall))).exec(level);
+    }
+    level = startGate(k).exec(level);
+    return withProtocol(scenario(prefix + clients + " clients " + tag)
+        .exec(level, stopIfFailing())
+        .injectOpen(ramp.isZero() ? atOnceUsers(clients) : rampUsers(clients).during(ramp)), protocol);
+  }
+
+  /** The rate levels (-Drates), after {@code closed} closed levels; none without -Drates. */
+  public List<PopulationBuilder> rates(ProtocolBuilder protocol, int closed) {
     List<PopulationBuilder> steps = new ArrayList<>();
     String prefix = framework == null ? "" : framework + " ";
     String tag = "(" + mode.label() + ")";
-    List<Integer> levels = params.levels();
-    Warmup.Plan warmup = params.warmup();
-    Duration failing = params.maxFailingSeconds();
-    BooleanSupplier going = () -> !run.watch().failingFor(failing);
-    Duration ramp = params.ramp();
     Faults faults = echo.faults();
-    Warmup.Plan settle = params.settle();
-    if (!warmup.skipped()) {
-      int users = Math.min(20, levels.stream().mapToInt(Integer::intValue).max().orElse(20));
-      String name = run.describe(Level.warmup(framework, mode));
-      steps.add(withProtocol(scenario(name)
-          .exec(run.add(Warmup.of(name, warmup)).loop(call(name), going), stopIfFailing())
-          .injectOpen(atOnceUsers(users)), protocol));
-      // A level's start, rehearsed: new users on other event loops, after an idle gap, under a new
-      // name make the JIT drop code compiled for one busy loop (docs/reading-results.md#level-starts).
-      // Here it recompiles before anything is measured; enough users to reach every event loop.
-      // Its users call as a level's do, then as a settle's, so the call's next action has been both.
-      String rehearsal = run.describe(Level.rehearsal(framework, mode));
-      steps.add(withProtocol(scenario(prefix + "rehearsal " + tag)
-          .exec(timed(call(rehearsal), REHEARSED_LEVEL, going),
-              run.addSettle(Warmup.settling(rehearsal, warmup.rehearsal())).loop(call(rehearsal), going),
-              stopIfFailing())
-          .injectOpen(atOnceUsers(Math.max(users, REHEARSAL_USERS))), protocol));
-    }
-    int beforeLevels = steps.size();
-    for (int clients : levels) {
-      Level measured = Level.closed(framework, clients, mode);
-      String request = run.describe(measured);
-      ActionBuilder call = call(request);
-      // Users leave the loop once every call has failed for -DmaxFailingSeconds; the run then stops.
-      LevelClock clock = new LevelClock(ramp, params.duration());
-      ChainBuilder loop = params.calls()
-          .map(n -> asLongAs(session -> session.getInt(COUNTER) < n && going.getAsBoolean(), COUNTER).on(exec(call)))
-          .orElseGet(() -> ramp.isZero()
-              ? timed(call, params.duration(), going)
-              : asLongAs(session -> clock.running() && going.getAsBoolean()).on(exec(call)));
-      ChainBuilder level = faults.isEmpty() ? loop : faults.startsLevel(request).exec(loop);
-      if (!settle.skipped()) {
-        // Its own users call under the settle's name until the level is steady, then on into the level.
-        level = run.addSettle(Warmup.settling(request, settle)).loop(call(run.describe(measured.settle())), going)
-            .exec(level);
-      }
-      if (!ramp.isZero()) {
-        // Users join evenly over the ramp and call under the ramp's name until the level is full.
-        ActionBuilder rampCall = call(run.describe(measured.ramp()));
-        level = exec(clock.starts()).exec(asLongAs(session -> clock.ramping() && going.getAsBoolean())
-            .on(exec(rampCall))).exec(level);
-      }
-      level = startGate(steps.size() - beforeLevels).exec(level);
-      steps.add(withProtocol(scenario(prefix + clients + " clients " + tag)
-          .exec(level, stopIfFailing())
-          .injectOpen(ramp.isZero() ? atOnceUsers(clients) : rampUsers(clients).during(ramp)), protocol));
-    }
     params.rates().ifPresent(rates -> {
-      int closed = levels.size();
-      OpenLoad open = OpenLoad.of(rates).during(params.duration()).ramp(ramp).maxInFlight(params.maxInFlight())
+      OpenLoad open = OpenLoad.of(rates).during(params.duration()).ramp(params.ramp())
+          .maxInFlight(params.maxInFlight())
           .levels(r -> Level.rate(framework, r, mode), (prefix + mode.label()).trim())
           .around(i -> startGate(closed + i), stopIfFailing(), faults.isEmpty() ? (name, at) -> { } : faults::startAt,
-              going);
+              going());
       for (PopulationBuilder p : open.populations(prefix + "rates " + tag, echo.framework().echoCall(prefix + "echo",
           params))) {
         steps.add(withProtocol(p, protocol));
@@ -204,13 +238,13 @@ public final class EchoLevels {
   }
 
   /**
-   * Gatling assertions, one per closed level: a level with more than {@code -DmaxKoPercent} KO fails
+   * Gatling assertions, one per closed level and trial: a level with more than {@code -DmaxKoPercent} KO fails
    * the run (Gatling exits with status 2 and the Maven build fails).
    */
-  public List<Assertion> assertions() {
+  public List<Assertion> assertions(Trials trials) {
     double max = params.maxKoPercent();
-    return params.levels().stream()
-        .map(clients -> details(Level.closed(framework, clients, mode).name()).failedRequests().percent().lte(max))
+    return params.levels().stream().flatMap(clients -> trials.numbers().stream()
+            .map(t -> details(Level.closed(framework, clients, mode).trial(t).name()).failedRequests().percent().lte(max)))
         .toList();
   }
 

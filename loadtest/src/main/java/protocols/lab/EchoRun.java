@@ -77,8 +77,14 @@ public final class EchoRun {
    * given, checks that the target accepts connections; either way one real echo call must succeed.
    */
   public static EchoRun start(RpcFramework<?, ?> framework, LoadParams params, String targetParam, LabRun run) {
-    return orExit(() -> start(framework, framework.name(), Deployment.Plan.of(params), params, targetParam, run,
-        false, params.tls().mode()));
+    return start(framework, framework.name(), params, targetParam, run);
+  }
+
+  /** The same under {@code name}: one of a shootout's variants ({@link Trials#delayVariant}). */
+  public static EchoRun start(RpcFramework<?, ?> framework, String name, LoadParams params, String targetParam,
+                              LabRun run) {
+    return orExit(() -> start(framework, name, Deployment.Plan.of(params), params, targetParam, run, false,
+        params.tls().mode()));
   }
 
   /**

@@ -208,7 +208,7 @@ public final class LoadParams {
    */
   public static final List<String> LOAD_SETTINGS = List.of("levels", "rates", "duration", "calls", "warmup", "warmupMax", "settle",
       "mode", "timeout", "syncThreads", "connections", "orderNameChars", "maxMessageBytes", "maxInFlight", "rateStart",
-      "autoLevels", "ramp", "koPauseMillis", "maxKoPercent", "serverDelayUs");
+      "autoLevels", "ramp", "koPauseMillis", "maxKoPercent", "serverDelayUs", "repeat");
 
   /** The given values of {@link #LOAD_SETTINGS}. */
   public Map<String, String> loadSettings() {
@@ -321,9 +321,21 @@ public final class LoadParams {
     return raw("maxMessageBytes").map(v -> intParam("maxMessageBytes", 0, 1024, Integer.MAX_VALUE));
   }
 
-  /** {@code -DserverDelayUs}: the embedded servers' --delay-us, a service time per call in µs. */
+  /** {@code -DserverDelayUs}: the embedded servers' --delay-us, a service time per call in µs (a list: the shootout's). */
   public Optional<Integer> serverDelayUs() {
-    return raw("serverDelayUs").map(v -> intParam("serverDelayUs", 0, 0, 10_000_000));
+    List<Integer> delays = Trials.serverDelays(this);
+    if (delays.size() > 1) {
+      throw new IllegalArgumentException("-DserverDelayUs=" + raw("serverDelayUs").get() + " lists several delays: a"
+          + " list is RpcShootout's, each delay a variant with its own server; give one delay here");
+    }
+    return delays.stream().findFirst();
+  }
+
+  /** These parameters with {@code name} set to {@code value}: one of a shootout's variants. */
+  public LoadParams with(String name, String value) {
+    Map<String, String> m = new LinkedHashMap<>(values);
+    m.put(name, value);
+    return new LoadParams(m);
   }
 
   /** Whether -Dproviders or -Dregistry asks for more than one server called directly. */
@@ -364,27 +376,11 @@ public final class LoadParams {
 
   /** Reads every shared parameter once, so a bad one fails before anything starts. */
   public LoadParams validate() {
-    levels();
-    rates();
-    maxInFlight();
-    ramp();
-    faultsInLevel();
-    duration();
-    calls();
-    warmup();
-    settle();
-    modes();
-    target();
-    timeout();
-    syncThreads();
-    connections();
-    orderName();
-    maxMessageBytes();
-    serverDelayUs();
-    koPause();
-    maxKoPercent();
-    maxFailingSeconds();
-    faults();
+    // The load, the client, the server's and the faults': each read once.
+    levels(); rates(); maxInFlight(); ramp(); faultsInLevel(); duration(); calls(); warmup(); settle();
+    modes(); target(); timeout(); syncThreads(); connections(); orderName(); maxMessageBytes();
+    Trials.serverDelays(this); // one delay, or the shootout's list
+    koPause(); maxKoPercent(); maxFailingSeconds(); faults();
     Deployment.Plan.of(this);
     LiveSettings.of(this);
     if (tlsModes().stream().anyMatch(TlsMode::on) && injectors() > 1) {

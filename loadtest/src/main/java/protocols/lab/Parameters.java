@@ -77,6 +77,8 @@ public final class Parameters {
       new Param("orderNameChars", "unset", RUNS),
       new Param("maxMessageBytes", "unset", CLIENTS),
       new Param("serverDelayUs", "unset", CLIENTS),
+      new Param("repeat", "1; RpcShootout: 3", RUNS),
+      new Param("seed", "from the clock", RUNS),
       new Param(DeclaredServers.PARAM, "unset", CLIENTS),
       new Param("metrics.port", "unset", CLIENTS),
       new Param("metrics.host", LiveSettings.DEFAULT_HOST, CLIENTS),

@@ -11,7 +11,9 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
+import protocols.stats.Interval;
 import protocols.stats.Level;
+import protocols.stats.Verdict;
 
 /**
  * The shootout's comparison as rows, and the files and console tables made of them: {@code
@@ -31,7 +33,7 @@ public final class Comparison {
   public record Row(@JsonIgnore Level level, long callsPerClient, long totalCalls, double seconds, double throughput,
                     long ko, Long p50, Long p99, Long p999, Double ceilingRatio, Double plainThroughput,
                     Double gatlingVsPlain, String plainFlag, Double gatlingCpuPerCall, Double plainCpuPerCall,
-                    Double serverCpuPerCall) {
+                    Double serverCpuPerCall, Spread spread) {
     @JsonProperty
     public String framework() {
       return level.framework();
@@ -55,8 +57,32 @@ public final class Comparison {
     /** The page Gatling's report gives this row's request. */
     @JsonIgnore
     public String gatlingPage() {
-      return gatlingRequestPage(level.name());
+      return gatlingRequestPage(spread == null ? level.name() : spread.medianTrial());
     }
+  }
+
+  /**
+   * A level's figures over its trials ({@code -Drepeat}): each the median of the trials with its 95%
+   * interval, every trial's calls/s in the order they ran, and the request of the trial whose calls/s is
+   * the median (its p99.9, server CPU and Gatling page stand for the level). Null on a level measured once.
+   */
+  public record Spread(int trials, Interval throughput, Interval p50, Interval p99, Interval cpuPerCall,
+                       List<Double> trialThroughputs, String medianTrial) {
+  }
+
+  /**
+   * Two variants at the same level and mode (or one variant in two modes): the candidate's figure over
+   * the baseline's, each with its 95% interval and the verdict it supports.
+   */
+  public record Pair(String baseline, String candidate, String mode, int clients, Interval throughputRatio,
+                     Verdict throughputVerdict, Interval p50Ratio, Verdict p50Verdict, Interval p99Ratio,
+                     Verdict p99Verdict) {
+  }
+
+  /**
+   * The smallest calls/s change this run could tell apart at a level (0.04: ±4%), and how it was made.
+   */
+  public record Resolution(int clients, String mode, double fraction, String method) {
   }
 
   /**
@@ -154,6 +180,42 @@ public final class Comparison {
           r.mode(), r.clients(), r.throughput(), optional(r.plainThroughput(), 0),
           r.plainFlag() != null ? "flagged" : optional(r.gatlingVsPlain(), 2), optional(r.gatlingCpuPerCall(), 1),
           optional(r.plainCpuPerCall(), 1), optional(r.harnessCpuPerCall(), 1)));
+    }
+    return sb.toString();
+  }
+
+  /** The console's pairs: each ratio with its interval and verdict (candidate over baseline). */
+  public static String pairsTable(List<Pair> pairs) {
+    if (pairs.isEmpty()) {
+      return "";
+    }
+    StringBuilder sb = new StringBuilder(String.format(Locale.ROOT, "%nPairs (candidate / baseline, 95%% intervals;"
+        + " %s)%n%-22s %-22s %-8s %7s  %-34s  %-34s%n", pairs.get(0).throughputRatio().method(), "baseline",
+        "candidate", "mode", "clients", "calls/s", "p99"));
+    for (Pair p : pairs) {
+      sb.append(String.format(Locale.ROOT, "%-22s %-22s %-8s %7d  %-34s  %-34s%n", p.baseline(), p.candidate(),
+          p.mode(), p.clients(), ratio(p.throughputRatio(), p.throughputVerdict()), ratio(p.p99Ratio(),
+              p.p99Verdict())));
+    }
+    return sb.toString();
+  }
+
+  /** {@code 0.93 [0.90, 0.96] slower}: a ratio, its interval and its verdict, the one way they are written. */
+  public static String ratio(Interval r, Verdict v) {
+    if (r == null || Double.isNaN(r.mid())) {
+      return "";
+    }
+    return fmt(r.mid(), 2) + (Double.isNaN(r.lo()) ? " (no interval)" : " [" + fmt(r.lo(), 2) + ", " + fmt(r.hi(), 2)
+        + "]") + " " + v.label();
+  }
+
+  /** The console's last word on a comparison: what difference this run could tell apart, per level. */
+  public static String resolutionLines(List<Resolution> resolutions) {
+    StringBuilder sb = new StringBuilder();
+    for (Resolution r : resolutions) {
+      sb.append(String.format(Locale.ROOT, "Resolution at %d clients (%s): differences in calls/s under ±%s%% are not"
+          + " told apart by this run (%s)%n", r.clients(), r.mode(), Double.isNaN(r.fraction()) ? "?"
+          : fmt(100 * r.fraction(), 1), r.method()));
     }
     return sb.toString();
   }

@@ -30,7 +30,8 @@ public final class ComparisonPage {
                               List<Comparison.Capacity> capacities, List<TwoWays> twoWays,
                               List<TwoWays.Row> twoWaysRows, List<RequestStats> requests,
                               List<Warning> warnings, Optional<String> cpuNotSampled,
-                              List<RunAnalysis.Assessment> notJudged) {
+                              List<RunAnalysis.Assessment> notJudged, List<Comparison.Pair> pairs,
+                              List<Comparison.Resolution> resolutions) {
     Map<String, Object> model = new HashMap<>();
     model.put("title", "RPC shootout");
     model.put("generated", Pages.now());
@@ -42,10 +43,18 @@ public final class ComparisonPage {
     model.put("notJudged", notJudged);
     List<Map<String, Object>> results = new ArrayList<>();
     for (Comparison.Row r : rows) {
-      results.add(Map.of("row", r, "flagged",
-          warnings.stream().anyMatch(w -> w.request().equals(r.level().name()))));
+      List<String> names = new ArrayList<>(List.of(r.level().name()));
+      for (int t = 1; r.spread() != null && t <= r.spread().trials(); t++) {
+        names.add(r.level().trial(t).name());
+      }
+      results.add(Map.of("row", r, "flagged", warnings.stream().anyMatch(w -> names.contains(w.request()))));
     }
     model.put("rows", results);
+    model.put("trials", rows.stream().filter(r -> r.spread() != null).mapToInt(r -> r.spread().trials()).max()
+        .orElse(1));
+    model.put("pairs", pairs);
+    model.put("resolutions", resolutions);
+    model.put("noiseFloor", Math.round(protocols.stats.TrialStats.NOISE_FLOOR * 100));
     for (TwoWays.Contrast contrast : TwoWays.Contrast.values()) {
       List<Map<String, Object>> pairRows = new ArrayList<>();
       for (TwoWays.Row r : twoWaysRows) {

@@ -64,21 +64,25 @@ public final class ComparisonReport implements SummaryListener {
   private final List<TwoWays> twoWays;
   /** The ceiling's run each framework's run is compared with, where it is not {@link #ceiling} (its TLS twin). */
   private final Map<String, String> ceilingOf;
+  private final long seed;
 
   public ComparisonReport(List<String> frameworks, Map<String, String> frameworkVersions, List<InvocationMode> modes,
                           List<Integer> levels, String ceiling, Map<String, String> parameters,
                           Map<String, Path> plainResults, List<TwoWays> twoWays) {
-    this(frameworks, frameworkVersions, modes, levels, ceiling, parameters, plainResults, twoWays, Map.of());
+    this(frameworks, frameworkVersions, modes, levels, ceiling, parameters, plainResults, twoWays, Map.of(), 0);
   }
 
   /**
    * @param twoWays the frameworks run two ways: directly and through their registry, in plaintext and over TLS
    * @param ceilingOf the ceiling's run to compare a run with, by run name, where it is not {@code ceiling}:
    *     over TLS, the ceiling's run over TLS
+   * @param seed the bootstrap's, for intervals over trials (-Dseed: the same run gives the same report)
    */
   public ComparisonReport(List<String> frameworks, Map<String, String> frameworkVersions, List<InvocationMode> modes,
                           List<Integer> levels, String ceiling, Map<String, String> parameters,
-                          Map<String, Path> plainResults, List<TwoWays> twoWays, Map<String, String> ceilingOf) {
+                          Map<String, Path> plainResults, List<TwoWays> twoWays, Map<String, String> ceilingOf,
+                          long seed) {
+    this.seed = seed;
     this.twoWays = List.copyOf(twoWays);
     this.ceilingOf = Map.copyOf(ceilingOf);
     this.frameworkVersions = new LinkedHashMap<>(frameworkVersions);
@@ -99,7 +103,8 @@ public final class ComparisonReport implements SummaryListener {
   record File(String generated, boolean interrupted, List<Warning> warnings, String latencyUnit, String ceiling,
               Map<String, Object> machine, Map<String, String> versions, Map<String, String> parameters,
               String gatlingReport, String rpcReport, List<Comparison.Row> rows, List<Comparison.RateRow> rateRows,
-              List<Comparison.Capacity> capacity, List<TwoWays> twoWays, List<TwoWays.Row> twoWaysRows) {
+              List<Comparison.Capacity> capacity, List<TwoWays> twoWays, List<TwoWays.Row> twoWaysRows,
+              List<Comparison.Pair> pairs, List<Comparison.Resolution> resolutions) {
   }
 
   static String plainFlag(int clients, double gatlingThroughput, RequestStats plain) {
@@ -128,6 +133,9 @@ public final class ComparisonReport implements SummaryListener {
                              boolean interrupted) throws IOException {
     List<Comparison.Row> rows = rows(requests, name -> analysis.level(name).map(RunAnalysis.Assessment::cpu)
         .filter(c -> c != null && c.seconds() > 0).orElse(null));
+    TrialComparison trials = new TrialComparison(requests, seed);
+    List<Comparison.Pair> pairs = trials.pairs(frameworks, modes, levels);
+    List<Comparison.Resolution> resolutions = trials.resolutions(frameworks, modes, levels);
     List<Warning> warnings = new ArrayList<>(analysis.warnings());
     rows.stream().filter(r -> r.plainFlag() != null)
         .forEach(r -> warnings.add(new Warning(r.level().name(), Kind.PLAIN_DRIVER, r.plainFlag())));
@@ -139,7 +147,7 @@ public final class ComparisonReport implements SummaryListener {
     List<TwoWays.Row> twoWaysRows = TwoWays.rows(twoWays, rows);
     new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT).writeValue(folder.resolve(JSON).toFile(),
         new File(Pages.now(), interrupted, warnings, "microseconds", ceiling, machine, versions, parameters,
-            "index.html", RpcReportPage.FILE, rows, rateRows, capacities, twoWays, twoWaysRows));
+            "index.html", RpcReportPage.FILE, rows, rateRows, capacities, twoWays, twoWaysRows, pairs, resolutions));
     Files.writeString(folder.resolve(CSV), Comparison.csv(rows), StandardCharsets.UTF_8);
     if (!rateRows.isEmpty()) {
       Files.writeString(folder.resolve(RATES_CSV), Comparison.ratesCsv(rateRows), StandardCharsets.UTF_8);
@@ -149,7 +157,7 @@ public final class ComparisonReport implements SummaryListener {
         interrupted);
     Files.writeString(folder.resolve(HTML), ComparisonPage.render(run, rows, rateRows, capacities,
         twoWays, twoWaysRows, requests, warnings, analysis.cpuNotSampled(),
-        analysis.notJudged()), StandardCharsets.UTF_8);
+        analysis.notJudged(), pairs, resolutions), StandardCharsets.UTF_8);
     for (TwoWays.Contrast contrast : TwoWays.Contrast.values()) {
       System.out.print(TwoWays.table(contrast, twoWays, twoWaysRows));
     }
@@ -167,6 +175,8 @@ public final class ComparisonReport implements SummaryListener {
     if (!plainResults.isEmpty()) {
       System.out.print(Comparison.efficiencyTable(rows));
     }
+    System.out.print(Comparison.pairsTable(pairs));
+    System.out.print(Comparison.resolutionLines(resolutions));
     System.out.println("Comparison report: " + folder.resolve(HTML).toAbsolutePath());
     return List.of();
   }
@@ -180,6 +190,7 @@ public final class ComparisonReport implements SummaryListener {
    *     null where it was not measured
    */
   List<Comparison.Row> rows(List<RequestStats> gatling, Function<String, CpuSampler.Shares> cpu) throws IOException {
+    TrialComparison trials = new TrialComparison(gatling, seed);
     Map<Level, RequestStats> byLevel = byLevel(gatling);
     Map<String, Summaries.Summary> plain = new LinkedHashMap<>();
     for (Map.Entry<String, Path> e : plainResults.entrySet()) {
@@ -196,27 +207,37 @@ public final class ComparisonReport implements SummaryListener {
             : p.run().cpuMicrosPerCall();
         for (int clients : levels) {
           Level level = Level.closed(framework, clients, mode);
-          RequestStats s = byLevel.get(level);
-          if (s == null) {
+          List<RequestStats> ts = trials.of(level);
+          if (ts.isEmpty()) {
             continue; // not reached: an interrupted run
           }
+          // Over trials, the trial whose calls/s is the median stands for the level (its figures are one run's).
+          RequestStats s = ts.size() == 1 ? ts.get(0) : TrialComparison.median(ts);
+          Comparison.Spread spread = trials.spread(level, cpu);
           // Calls served are OK calls: a framework that fails fast must not rank higher (its KOs stand beside).
-          double served = s.okThroughput();
-          Double ceilingRatio = Optional.ofNullable(byLevel.get(Level.closed(ceilingOf.getOrDefault(framework, ceiling),
-                  clients, mode)))
-              .filter(c -> c.okThroughput() > 0).map(c -> served / c.okThroughput()).orElse(null);
+          double served = spread == null ? s.okThroughput() : spread.throughput().mid();
+          double ceilingServed = trials.medianThroughput(Level.closed(ceilingOf.getOrDefault(framework, ceiling),
+              clients, mode));
+          Double ceilingRatio = ceilingServed > 0 ? Double.valueOf(served / ceilingServed) : null;
           Level plainLevel = Level.closed(null, clients, mode);
           RequestStats pl = plainLevels.get(plainLevel);
           String flag = plainFlag(clients, served, pl);
           Double plainThroughput = pl == null ? null : pl.okThroughput();
           Double vsPlain = plainThroughput == null || flag != null ? null : served / plainThroughput;
           CpuSampler.Shares shares = cpu.apply(s.name());
-          Double gatlingCpu = shares == null || served <= 0 ? null : shares.injectorCores() * 1e6 / served;
-          Double serverCpu = shares == null || served <= 0 ? null : shares.serverCores() * 1e6 / served;
-          rows.add(new Comparison.Row(level, s.count() / clients, s.count(), s.durationSeconds(), served,
-              s.ko(), s.hasOkCalls() ? s.p50() : null, s.hasOkCalls() ? s.p99() : null,
-              s.hasOkCalls() ? s.p999() : null, ceilingRatio, plainThroughput, vsPlain, flag, gatlingCpu,
-              plainCpu.get(plainLevel.name()), serverCpu));
+          double servedThen = s.okThroughput(); // the median trial's own, for its own CPU shares
+          Double gatlingCpu = spread != null && spread.cpuPerCall() != null ? Double.valueOf(spread.cpuPerCall().mid())
+              : shares == null || servedThen <= 0 ? null : shares.injectorCores() * 1e6 / servedThen;
+          Double serverCpu = shares == null || servedThen <= 0 ? null : shares.serverCores() * 1e6 / servedThen;
+          long calls = ts.stream().mapToLong(RequestStats::count).sum(); // every trial's: a KO in any counts
+          Long p50 = spread != null && s.hasOkCalls() ? Long.valueOf(Math.round(spread.p50().mid()))
+              : s.hasOkCalls() ? s.p50() : null;
+          Long p99 = spread != null && s.hasOkCalls() ? Long.valueOf(Math.round(spread.p99().mid()))
+              : s.hasOkCalls() ? s.p99() : null;
+          rows.add(new Comparison.Row(level, calls / clients, calls,
+              ts.stream().mapToDouble(RequestStats::durationSeconds).sum(), served,
+              ts.stream().mapToLong(RequestStats::ko).sum(), p50, p99, s.hasOkCalls() ? s.p999() : null, ceilingRatio,
+              plainThroughput, vsPlain, flag, gatlingCpu, plainCpu.get(plainLevel.name()), serverCpu, spread));
         }
       }
     }

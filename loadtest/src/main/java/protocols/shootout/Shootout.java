@@ -26,6 +26,7 @@ import protocols.lab.Parameters;
 import protocols.lab.RpcFramework;
 import protocols.lab.RunFolder;
 import protocols.lab.TlsMode;
+import protocols.lab.Trials;
 import protocols.load.Populations;
 import protocols.report.TwoWays;
 import protocols.rpc.InvocationMode;
@@ -48,6 +49,9 @@ public final class Shootout {
       "mode", // set per plain-driver JVM
       "maxKoPercent", // Gatling's assertion; the plain driver's KOs are in its summary
       "serverDelayUs"); // the embedded servers', not a client's
+
+  /** Trials per level when -Drepeat is not given: the fewest that give an interval over trials. */
+  public static final int DEFAULT_REPEAT = 3;
 
   private final List<EchoRun> runs = new ArrayList<>();
   private final PopulationBuilder populations;
@@ -91,6 +95,25 @@ public final class Shootout {
             + " compares TLS modes; leave out " + (plain ? "-Dplain" : "-Ddiscovery") + " (or give -Dtls one mode)");
       });
     }
+    boolean nightly = uses.contains(Parameters.Use.NIGHTLY);
+    boolean once = nightly || plain || params.rates().isPresent(); // what cannot repeat its levels yet
+    Trials trials = EchoRun.orExit(() -> Trials.of(params, once ? 1 : DEFAULT_REPEAT));
+    if (trials.repeated() && once) {
+      EchoRun.orExit(() -> {
+        throw new IllegalArgumentException("-Drepeat=" + trials.repeat() + " repeats the closed levels; " + (nightly
+            ? "RpcNightly gates one trial per level" : plain ? "the plain driver (-Dplain=true) measures each level"
+            + " once" : "-Drates levels run once") + ": leave out -Drepeat");
+      });
+    }
+    List<Integer> delays = Trials.serverDelays(params);
+    if (delays.size() > 1 && (comparesTls || !discovery.isEmpty() || plain || frameworks.stream()
+        .anyMatch(f -> params.target(Parameters.TARGET_PREFIX + f.name()).isPresent()))) {
+      EchoRun.orExit(() -> {
+        throw new IllegalArgumentException("-DserverDelayUs=" + params.optional("serverDelayUs").orElse("")
+            + " compares the lab's own servers at several delays; leave out -Dtls, -Ddiscovery, -Dplain and"
+            + " -Dtarget.<framework> (or give one delay)");
+      });
+    }
     run = new LabRun(params);
     if (comparesTls) { // what each framework's TLS client needs JVM-wide, before the first TLS client of any
       frameworks.forEach(f -> EchoRun.orExit(() -> {
@@ -122,6 +145,13 @@ public final class Shootout {
         }
         continue;
       }
+      if (delays.size() > 1) { // each delay a variant with its own server
+        for (int i = 0; i < delays.size(); i++) {
+          runs.add(EchoRun.start(framework, Trials.delayVariant(framework.name(), delays, i),
+              params.with("serverDelayUs", Integer.toString(delays.get(i))), target, run));
+        }
+        continue;
+      }
       if (discovery.isEmpty()) {
         runs.add(EchoRun.start(framework, params, target, run));
         continue;
@@ -139,7 +169,7 @@ public final class Shootout {
       }
     }
     Map<String, Path> plainResults = plain ? runPlainDrivers(params, modes) : Map.of();
-    List<PopulationBuilder> steps = new ArrayList<>();
+    List<Column> columns = new ArrayList<>();
     for (EchoRun echo : runs) {
       List<InvocationMode> can = echo.modesOf(modes);
       if (can.size() < modes.size()) {
@@ -149,15 +179,44 @@ public final class Shootout {
       }
       for (InvocationMode mode : can) {
         EchoLevels levels = echo.levels(echo.name(), mode);
-        steps.addAll(levels.populations(echo.protocol(mode)));
-        assertions.addAll(levels.assertions());
+        columns.add(new Column(levels, echo.protocol(mode)));
+        assertions.addAll(levels.assertions(trials));
       }
     }
-    populations = Populations.sequence(steps);
+    populations = Populations.sequence(steps(columns, params.levels(), trials));
     Map<String, String> versions = new LinkedHashMap<>();
     frameworks.forEach(f -> versions.put(f.name(), f.version()));
     run.onSummaryWritten(new ComparisonReport(frameworks(), versions, modes, params.levels(), Frameworks.CEILING,
-        describe(params, frameworks, modes, plain, discovery), plainResults, pairs, ceilings()));
+        describe(params, frameworks, modes, plain, discovery, trials), plainResults, pairs, ceilings(), trials.seed()));
+  }
+
+  /** One variant's levels in one mode, and the protocol its calls go through. */
+  private record Column(EchoLevels levels, io.gatling.javaapi.core.ProtocolBuilder protocol) {
+  }
+
+  /**
+   * Measured once, each variant's levels one after the other; repeated, every variant's warm-up, then
+   * level by level the rounds, each measuring every variant once in its shuffled order.
+   */
+  private static List<PopulationBuilder> steps(List<Column> columns, List<Integer> levels, Trials trials) {
+    List<PopulationBuilder> steps = new ArrayList<>();
+    if (!trials.repeated()) {
+      columns.forEach(c -> steps.addAll(c.levels().populations(c.protocol(), trials)));
+      return steps;
+    }
+    columns.forEach(c -> steps.addAll(c.levels().warmups(c.protocol())));
+    int k = 0;
+    for (int i = 0; i < levels.size(); i++) {
+      List<List<Column>> rounds = trials.rounds(columns, i);
+      for (int round = 0; round < rounds.size(); round++) {
+        for (Column c : rounds.get(round)) {
+          steps.add(c.levels().closed(k++, levels.get(i), round + 1, c.protocol()));
+        }
+      }
+    }
+    System.out.println("trials: " + trials.repeat() + " of each level, in rounds of every variant shuffled with -Dseed="
+        + trials.seed() + " (the same seed runs the same order)");
+    return steps;
   }
 
   /** Over TLS, each run's ceiling is the ceiling's run in the same TLS mode. */
@@ -248,11 +307,15 @@ public final class Shootout {
   }
 
   private Map<String, String> describe(LoadParams params, List<RpcFramework<?, ?>> frameworks,
-                                       List<InvocationMode> modes, boolean plain, List<Discovery> discovery) {
+                                       List<InvocationMode> modes, boolean plain, List<Discovery> discovery,
+                                       Trials trials) {
     Map<String, String> d = new LinkedHashMap<>();
     d.put("frameworks", String.join(",", frameworks.stream().map(RpcFramework::name).toList()));
     d.put("mode", String.join(",", modes.stream().map(InvocationMode::label).toList()));
     d.put("levels", params.levels().toString());
+    d.put("trials per level", trials.repeat() + (trials.repeated() ? ", interleaved (-Dseed=" + trials.seed() + ")"
+        : ""));
+    params.optional("serverDelayUs").ifPresent(v -> d.put("server delay (µs)", v));
     params.rates().ifPresent(r -> {
       d.put("rates (calls/s)", r.describe());
       d.put("max in flight", Integer.toString(params.maxInFlight()));

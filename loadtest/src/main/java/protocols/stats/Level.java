@@ -15,9 +15,11 @@ import protocols.rpc.InvocationMode;
  * @param kind closed, rate, warm-up, its rehearsal of a level's start, a ramp or a settle
  * @param size clients or calls/s; 0 for a warm-up or rehearsal
  * @param duringFault the calls of the level that started in an injected fault's window
+ * @param trial which of a repeated level's trials (1, 2, ...; see {@code -Drepeat}); 0 when it runs once
  */
 @com.fasterxml.jackson.annotation.JsonInclude(com.fasterxml.jackson.annotation.JsonInclude.Include.NON_NULL)
-public record Level(String framework, String call, InvocationMode mode, Kind kind, int size, boolean duringFault) {
+public record Level(String framework, String call, InvocationMode mode, Kind kind, int size, boolean duringFault,
+                    int trial) {
   /** The words after a level's name for the calls of its fault window. */
   public static final String DURING_FAULT = " during fault";
 
@@ -33,43 +35,43 @@ public record Level(String framework, String call, InvocationMode mode, Kind kin
 
   /** The lab's closed level: {@code [framework ]echo N clients (mode)}. */
   public static Level closed(String framework, int clients, InvocationMode mode) {
-    return new Level(framework, "echo", mode, Kind.CLOSED, clients, false);
+    return new Level(framework, "echo", mode, Kind.CLOSED, clients, false, 0);
   }
 
   /** The lab's rate level: {@code [framework ]echo R calls/s (mode)}. */
   public static Level rate(String framework, int callsPerSecond, InvocationMode mode) {
-    return new Level(framework, "echo", mode, Kind.RATE, callsPerSecond, false);
+    return new Level(framework, "echo", mode, Kind.RATE, callsPerSecond, false, 0);
   }
 
   /** The lab's warm-up: {@code [framework ]warm-up (mode)}. */
   public static Level warmup(String framework, InvocationMode mode) {
-    return new Level(framework, "echo", mode, Kind.WARMUP, 0, false);
+    return new Level(framework, "echo", mode, Kind.WARMUP, 0, false, 0);
   }
 
   /** The warm-up's rehearsal of a level's start: {@code [framework ]rehearsal (mode)}. */
   public static Level rehearsal(String framework, InvocationMode mode) {
-    return new Level(framework, "echo", mode, Kind.REHEARSAL, 0, false);
+    return new Level(framework, "echo", mode, Kind.REHEARSAL, 0, false, 0);
   }
 
   /** The ramp before this level: {@code ramp to N clients (mode)} or {@code ramp to R calls/s (mode)}. */
   public Level ramp() {
     return new Level(framework, call, mode, kind == Kind.RATE ? Kind.RAMP_TO_RATE : Kind.RAMP_TO_CLIENTS, size,
-        duringFault);
+        duringFault, trial);
   }
 
   /** The settle before this closed level's measured calls: {@code settle at N clients (mode)}. */
   public Level settle() {
-    return new Level(framework, call, mode, Kind.SETTLE_AT_CLIENTS, size, duringFault);
+    return new Level(framework, call, mode, Kind.SETTLE_AT_CLIENTS, size, duringFault, trial);
   }
 
   /** The calls of this level that started in an injected fault's window. */
   public Level inFaultWindow() {
-    return new Level(framework, call, mode, kind, size, true);
+    return new Level(framework, call, mode, kind, size, true, trial);
   }
 
   /** A simulation's own open-model level of {@code call} at {@code callsPerSecond}: {@code call R calls/s}. */
   public static Level rateOf(String call, int callsPerSecond) {
-    return new Level(null, call, null, Kind.RATE, callsPerSecond, false);
+    return new Level(null, call, null, Kind.RATE, callsPerSecond, false, 0);
   }
 
   /** Whether its figures are a measurement: not a warm-up, a ramp or a settle. */
@@ -83,7 +85,17 @@ public record Level(String framework, String call, InvocationMode mode, Kind kin
 
   /** The level with no fault window: the row its fault window's calls were taken from. */
   public Level outsideFault() {
-    return new Level(framework, call, mode, kind, size, false);
+    return new Level(framework, call, mode, kind, size, false, trial);
+  }
+
+  /** Trial {@code n} of this level (1, 2, ...): {@code echo 20 clients (async) trial 2}. */
+  public Level trial(int n) {
+    return new Level(framework, call, mode, kind, size, duringFault, n);
+  }
+
+  /** The level its trials are of: this one with no trial number. */
+  public Level overTrials() {
+    return new Level(framework, call, mode, kind, size, duringFault, 0);
   }
 
   /** The request name: the one place it is made. */
@@ -99,7 +111,7 @@ public record Level(String framework, String call, InvocationMode mode, Kind kin
       case RAMP_TO_RATE -> (mode == null ? call + " " : prefix) + "ramp to " + size + " calls/s";
       case SETTLE_AT_CLIENTS -> (mode == null ? call + " " : prefix) + "settle at " + size + " clients";
     };
-    return what + tag + (duringFault ? DURING_FAULT : "");
+    return what + tag + (trial > 0 ? " trial " + trial : "") + (duringFault ? DURING_FAULT : "");
   }
 
   /** What a chart's legend says of it, beside its group's title: {@code 20 clients}, {@code warm-up}. */

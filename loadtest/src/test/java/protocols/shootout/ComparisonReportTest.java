@@ -158,7 +158,7 @@ class ComparisonReportTest {
     TwoWays pair = new TwoWays(TwoWays.Contrast.TLS, "grpc", "grpc tls", "tls", 120, 180);
     ComparisonReport report = new ComparisonReport(List.of("grpc", "grpc tls", "netty", "netty tls"), Map.of(),
         List.of(InvocationMode.ASYNC), List.of(1, 5), "netty", Map.of(), Map.of(), List.of(pair),
-        Map.of("grpc tls", "netty tls"));
+        Map.of("grpc tls", "netty tls"), 0);
     List<RequestStats> all = List.of(stats(Level.closed("grpc", 1, InvocationMode.ASYNC), 1000, 1000),
         stats(Level.closed("grpc", 5, InvocationMode.ASYNC), 4000, 4000),
         stats(Level.closed("grpc tls", 1, InvocationMode.ASYNC), 800, 800),
@@ -188,5 +188,42 @@ class ComparisonReportTest {
     assertTrue(json.contains("\"contrast\" : \"tls\"") && json.contains("\"variantVsBaseline\" : 0.5")
         && json.contains("\"variantFirstCallMillis\" : 180"), json);
     assertFalse(html.contains("id=\"discovery\""), "no discovery table without a discovery pair");
+  }
+
+  /**
+   * Three rounds of two variants, the second at half the first's calls/s in every round: its rows carry
+   * medians with intervals over trials, and the pair reads slower with an interval that excludes 1.
+   */
+  @Test
+  void repeatedTrialsGiveMediansWithIntervalsAndEachPairARatioWithAVerdict(@TempDir Path dir) throws Exception {
+    ComparisonReport report = new ComparisonReport(List.of("grpc", "grpc +400us"), Map.of(),
+        List.of(InvocationMode.ASYNC), List.of(1), "netty", Map.of(), Map.of(), List.of(), Map.of(), 11);
+    List<RequestStats> all = new java.util.ArrayList<>();
+    double[] rounds = {1000, 1100, 900};
+    for (int t = 1; t <= 3; t++) {
+      all.add(stats(Level.closed("grpc", 1, InvocationMode.ASYNC).trial(t), (long) rounds[t - 1] * 3, rounds[t - 1]));
+      all.add(stats(Level.closed("grpc +400us", 1, InvocationMode.ASYNC).trial(t), (long) rounds[t - 1] * 3 / 2,
+          rounds[t - 1] / 2));
+    }
+    List<Comparison.Row> rows = report.rows(all);
+    assertEquals(2, rows.size(), "one row per variant and level, over its trials");
+    Comparison.Row fast = rows.get(0);
+    assertEquals(3, fast.spread().trials());
+    assertEquals(1000, fast.throughput(), 20, "the median trial's calls/s");
+    assertTrue(fast.spread().throughput().lo() <= 1000 && fast.spread().throughput().hi() >= 1000);
+    assertEquals(9000, fast.totalCalls(), "every trial's calls");
+    assertEquals("grpc echo 1 clients (async) trial 1", fast.spread().medianTrial());
+
+    TrialComparison trials = new TrialComparison(all, 11);
+    Comparison.Pair pair = trials.pairs(List.of("grpc", "grpc +400us"), List.of(InvocationMode.ASYNC), List.of(1))
+        .get(0);
+    assertEquals("grpc", pair.baseline());
+    assertEquals(0.5, pair.throughputRatio().mid(), 0.02);
+    assertTrue(pair.throughputRatio().hi() < 1, pair.toString());
+    assertEquals(protocols.stats.Verdict.SLOWER, pair.throughputVerdict());
+    assertEquals(protocols.stats.Verdict.SLOWER, pair.p99Verdict(), "twice the latency");
+    assertEquals(1, trials.resolutions(List.of("grpc", "grpc +400us"), List.of(InvocationMode.ASYNC), List.of(1))
+        .size());
+    assertTrue(Comparison.pairsTable(List.of(pair)).contains("slower"), Comparison.pairsTable(List.of(pair)));
   }
 }

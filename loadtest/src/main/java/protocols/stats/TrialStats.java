@@ -1,0 +1,123 @@
+package protocols.stats;
+
+import java.util.Arrays;
+import java.util.Locale;
+import java.util.Random;
+
+/**
+ * Intervals over a level's repeated trials (docs/reading-results.md#trials). A figure: the median of
+ * its trials, with a percentile-bootstrap 95% interval (resampling the trials; seeded, so a report is
+ * reproducible). A ratio of two variants measured in the same rounds: the geometric mean of the
+ * rounds' ratios, with a Student-t interval on their logarithms: pairing by round takes out what a
+ * drift of the machine did to both, which is what interleaving the trials is for.
+ */
+public final class TrialStats {
+  /** Resamples of a bootstrap: enough for stable 2.5% and 97.5% percentiles. */
+  static final int RESAMPLES = 2_000;
+  /** A ratio within 2% of 1 is no difference worth a word, however narrow its interval. */
+  public static final double NOISE_FLOOR = 0.02;
+
+  private TrialStats() {}
+
+  /** The median of {@code trials} with its bootstrap 95% interval; no interval with fewer than 2 trials. */
+  public static Interval median(double[] trials, long seed) {
+    int n = trials.length;
+    if (n == 0) {
+      return new Interval(Double.NaN, Double.NaN, Double.NaN, "no trial");
+    }
+    double mid = medianOf(trials.clone());
+    if (n < 2) {
+      return new Interval(Double.NaN, mid, Double.NaN, "one trial: no interval over trials");
+    }
+    Random random = new Random(seed);
+    double[] medians = new double[RESAMPLES];
+    double[] sample = new double[n];
+    for (int b = 0; b < RESAMPLES; b++) {
+      for (int i = 0; i < n; i++) {
+        sample[i] = trials[random.nextInt(n)];
+      }
+      medians[b] = medianOf(sample);
+    }
+    Arrays.sort(medians);
+    return new Interval(percentile(medians, 0.025), mid, percentile(medians, 0.975), String.format(Locale.ROOT,
+        "median of %d trials, percentile bootstrap (%d resamples)", n, RESAMPLES));
+  }
+
+  /** A sample's mean with its Student-t 95% interval ({@code n - 1} degrees of freedom). */
+  public static Interval mean(double[] xs) {
+    int n = xs.length;
+    double mean = Arrays.stream(xs).average().orElse(Double.NaN);
+    if (n < 2) {
+      return new Interval(Double.NaN, mean, Double.NaN, "fewer than 2 values: no interval");
+    }
+    double ss = 0;
+    for (double x : xs) {
+      ss += (x - mean) * (x - mean);
+    }
+    double half = Intervals.tQuantile(0.975, n - 1) * Math.sqrt(ss / (n - 1) / n);
+    return new Interval(mean - half, mean, mean + half, "mean of " + n + ", Student's t");
+  }
+
+  /**
+   * {@code candidate / baseline} from the same rounds (index i of each is round i): the geometric mean
+   * of the rounds' ratios and its 95% interval; null bounds when a round has no figure on either side.
+   */
+  public static Interval pairedRatio(double[] baseline, double[] candidate) {
+    if (baseline.length != candidate.length) {
+      throw new IllegalArgumentException("paired trials: " + baseline.length + " against " + candidate.length);
+    }
+    double[] logs = new double[baseline.length];
+    for (int i = 0; i < logs.length; i++) {
+      if (!(baseline[i] > 0 && candidate[i] > 0)) {
+        return new Interval(Double.NaN, Double.NaN, Double.NaN, "a round without a figure: no ratio");
+      }
+      logs[i] = Math.log(candidate[i] / baseline[i]);
+    }
+    Interval l = mean(logs);
+    return new Interval(Math.exp(l.lo()), Math.exp(l.mid()), Math.exp(l.hi()), String.format(Locale.ROOT,
+        "geometric mean of %d rounds' ratios, Student's t on their logarithms", logs.length));
+  }
+
+  /**
+   * The smallest change a ratio of two variants like these could show at this level, as a fraction
+   * (0.04: ±4%): the half-width, on the log scale, of the interval an A/A pair with this level's
+   * spread would get, from the trials of every variant ({@code trials[variant][round]}).
+   * NaN with fewer than 2 rounds.
+   */
+  public static double resolution(double[][] trials) {
+    double pooled = 0;
+    int variants = 0;
+    int rounds = 0;
+    for (double[] t : trials) {
+      if (t.length < 2 || Arrays.stream(t).anyMatch(x -> !(x > 0))) {
+        continue;
+      }
+      double[] logs = Arrays.stream(t).map(Math::log).toArray();
+      double mean = Arrays.stream(logs).average().orElse(0);
+      pooled += Arrays.stream(logs).map(x -> (x - mean) * (x - mean)).sum() / (logs.length - 1);
+      variants++;
+      rounds = t.length;
+    }
+    if (variants == 0) {
+      return Double.NaN;
+    }
+    double sd = Math.sqrt(pooled / variants);
+    return Math.expm1(Intervals.tQuantile(0.975, rounds - 1) * sd * Math.sqrt(2.0 / rounds));
+  }
+
+  /** The median of {@code xs} (of an even number, the mean of the middle two). */
+  public static double medianOf(double[] xs) {
+    double[] s = xs.clone();
+    Arrays.sort(s);
+    int n = s.length;
+    return n % 2 == 1 ? s[n / 2] : (s[n / 2 - 1] + s[n / 2]) / 2;
+  }
+
+  /** The {@code p} quantile of sorted {@code xs}, interpolated between ranks (R's type 7). */
+  static double percentile(double[] sorted, double p) {
+    double h = (sorted.length - 1) * p;
+    int lo = (int) Math.floor(h);
+    int hi = Math.min(sorted.length - 1, lo + 1);
+    return sorted[lo] + (h - lo) * (sorted[hi] - sorted[lo]);
+  }
+}
