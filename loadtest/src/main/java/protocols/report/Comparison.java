@@ -80,9 +80,14 @@ public final class Comparison {
   }
 
   /**
-   * The smallest calls/s change this run could tell apart at a level (0.04: ±4%), and how it was made.
+   * The smallest calls/s change this run could tell apart at a level (0.04: ±4%): between its own
+   * variants, paired in rounds (null with one variant or one trial), and against trials measured apart, e.g.
+   * another run's (unpaired); and how they were made.
    */
-  public record Resolution(int clients, String mode, double fraction, String method) {
+  public record Resolution(int clients, String mode, Double paired, double fraction, String method) {
+    public boolean hasPaired() {
+      return paired != null;
+    }
   }
 
   /**
@@ -128,7 +133,8 @@ public final class Comparison {
   public static String csv(List<Row> rows) {
     StringBuilder sb = new StringBuilder("framework,mode,clients,calls_per_client,total_calls,seconds,ok_throughput,ko,"
         + "p50_us,p99_us,p999_us,ceiling_ratio,plain_ok_throughput,gatling_vs_plain,gatling_cpu_us_per_call,"
-        + "plain_cpu_us_per_call,harness_cpu_us_per_call,server_cpu_us_per_call\n");
+        + "plain_cpu_us_per_call,harness_cpu_us_per_call,server_cpu_us_per_call,trials,ok_throughput_low,"
+        + "ok_throughput_high,p99_us_low,p99_us_high\n");
     for (Row r : rows) {
       sb.append(String.join(",", r.framework(), r.mode(), Integer.toString(r.clients()),
           Long.toString(r.callsPerClient()), Long.toString(r.totalCalls()), fmt(r.seconds(), 3), fmt(r.throughput(), 1),
@@ -136,7 +142,11 @@ public final class Comparison {
           Objects.toString(r.p999(), ""),
           optional(r.ceilingRatio(), 3), optional(r.plainThroughput(), 1), optional(r.gatlingVsPlain(), 3),
           optional(r.gatlingCpuPerCall(), 2), optional(r.plainCpuPerCall(), 2), optional(r.harnessCpuPerCall(), 2),
-          optional(r.serverCpuPerCall(), 2)))
+          optional(r.serverCpuPerCall(), 2), r.spread() == null ? "1" : Integer.toString(r.spread().trials()),
+          bound(r.spread() == null ? null : r.spread().throughput().lo(), 1),
+          bound(r.spread() == null ? null : r.spread().throughput().hi(), 1),
+          bound(r.spread() == null ? null : r.spread().p99().lo(), 0),
+          bound(r.spread() == null ? null : r.spread().p99().hi(), 0)))
           .append('\n');
     }
     return sb.toString();
@@ -205,6 +215,9 @@ public final class Comparison {
     if (r == null || Double.isNaN(r.mid())) {
       return "";
     }
+    if (Double.isInfinite(r.mid())) {
+      return "no ratio: the baseline made no OK call";
+    }
     return fmt(r.mid(), 2) + (Double.isNaN(r.lo()) ? " (no interval)" : " [" + fmt(r.lo(), 2) + ", " + fmt(r.hi(), 2)
         + "]") + " " + v.label();
   }
@@ -213,11 +226,21 @@ public final class Comparison {
   public static String resolutionLines(List<Resolution> resolutions) {
     StringBuilder sb = new StringBuilder();
     for (Resolution r : resolutions) {
-      sb.append(String.format(Locale.ROOT, "Resolution at %d clients (%s): differences in calls/s under ±%s%% are not"
-          + " told apart by this run (%s)%n", r.clients(), r.mode(), Double.isNaN(r.fraction()) ? "?"
-          : fmt(100 * r.fraction(), 1), r.method()));
+      sb.append(String.format(Locale.ROOT, "Resolution at %d clients (%s): this run tells apart differences in calls/s"
+          + " over %s%s (%s)%n", r.clients(), r.mode(), !r.hasPaired() ? ""
+          : "±" + percent(r.paired()) + " between its variants, paired in rounds, and over ", "±"
+          + percent(r.fraction()) + " against trials measured apart", r.method()));
     }
     return sb.toString();
+  }
+
+  private static String percent(double fraction) {
+    return Double.isNaN(fraction) ? "?%" : fmt(100 * fraction, 1) + "%";
+  }
+
+  /** An interval's bound, empty where there is none (one trial). */
+  private static String bound(Double v, int decimals) {
+    return v == null || !Double.isFinite(v) ? "" : fmt(v, decimals);
   }
 
   static String optional(Double v, int decimals) {

@@ -69,9 +69,10 @@ public final class ComparisonPage {
     List<String> charts = new ArrayList<>();
     if (!rows.isEmpty()) {
       charts.add(chart(run, "throughput-chart", "Throughput (OK calls/s) against concurrent clients", rows,
-          Comparison.Row::throughput));
+          Comparison.Row::throughput, Comparison.Spread::throughput));
       charts.add(chart(run, "p99-chart", "p99 latency (µs) against concurrent clients",
-          rows.stream().filter(r -> r.p99() != null).toList(), r -> (double) r.p99())); // no OK call: no point
+          rows.stream().filter(r -> r.p99() != null).toList(), r -> (double) r.p99(), // no OK call: no point
+          Comparison.Spread::p99));
     }
     model.put("charts", charts);
     model.put("rateRows", rateRows);
@@ -89,17 +90,25 @@ public final class ComparisonPage {
     return run.modes().size() > 1 ? framework + " " + mode.label() : framework;
   }
 
-  /** One line per framework and mode, levels evenly spaced on x. */
+  /** One line per framework and mode, levels evenly spaced on x; over trials, each point's 95% interval as an error bar. */
   private static String chart(Run run, String id, String title, List<Comparison.Row> rows,
-                              ToDoubleFunction<Comparison.Row> value) {
+                              ToDoubleFunction<Comparison.Row> value,
+                              java.util.function.Function<Comparison.Spread, protocols.stats.Interval> interval) {
+    java.util.function.Function<Comparison.Row, double[]> bar = r -> {
+      protocols.stats.Interval i = r.spread() == null ? null : interval.apply(r.spread());
+      return i == null ? new double[] {Double.NaN, Double.NaN} : new double[] {i.lo(), i.hi()};
+    };
+    double top = rows.stream().mapToDouble(r -> Math.max(value.applyAsDouble(r),
+        Double.isFinite(bar.apply(r)[1]) ? bar.apply(r)[1] : 0)).max().orElse(1);
     SvgChart chart = SvgChart.of(id, title,
         SvgChart.Axis.categories("concurrent clients", run.levels().stream().map(String::valueOf).toList()),
-        SvgChart.Axis.linear("", rows.stream().mapToDouble(value).max().orElse(1)));
+        SvgChart.Axis.linear("", top));
     for (String framework : run.frameworks()) {
       for (InvocationMode mode : run.modes()) {
         List<double[]> points = rows.stream()
             .filter(r -> r.level().framework().equals(framework) && r.level().mode() == mode)
-            .map(r -> new double[] {run.levels().indexOf(r.clients()), value.applyAsDouble(r)}).toList();
+            .map(r -> new double[] {run.levels().indexOf(r.clients()), value.applyAsDouble(r), bar.apply(r)[0],
+                bar.apply(r)[1]}).toList();
         if (!points.isEmpty()) {
           chart = chart.with(new SvgChart.Series(who(run, framework, mode), points,
               mode == InvocationMode.SYNC && run.modes().size() > 1));

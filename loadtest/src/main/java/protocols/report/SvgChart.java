@@ -65,8 +65,9 @@ public final class SvgChart {
   }
 
   /**
-   * A series: its label, points as {x, y} pairs in data units, whether it is drawn dashed, and its
-   * colour's index (-1: the next in turn), so two lines of one subject can share a colour.
+   * A series: its label, points as {x, y} pairs in data units (or {x, y, low, high}: drawn with an
+   * error bar from low to high), whether it is drawn dashed, and its colour's index (-1: the next in
+   * turn), so two lines of one subject can share a colour.
    */
   public record Series(String label, List<double[]> points, boolean dashed, int color) {
     public Series(String label, List<double[]> points, boolean dashed) {
@@ -168,6 +169,16 @@ public final class SvgChart {
         double px = LEFT + plotW * clamp(x.fraction(p[0]));
         double py = TOP + plotH - plotH * clamp(y.fraction(p[1]));
         points.append(fmt(px, 1)).append(',').append(fmt(py, 1)).append(' ');
+        if (p.length >= 4 && Double.isFinite(p[2]) && Double.isFinite(p[3])) {
+          double lo = TOP + plotH - plotH * clamp(y.fraction(p[2]));
+          double hi = TOP + plotH - plotH * clamp(y.fraction(p[3]));
+          h.append("<path class=\"error-bar\" data-low=\"").append(fmt(p[2], 1)).append("\" data-high=\"")
+              .append(fmt(p[3], 1)).append("\" d=\"M").append(fmt(px - 4, 1)).append(',').append(fmt(lo, 1))
+              .append("h8M").append(fmt(px, 1)).append(',').append(fmt(lo, 1)).append("V").append(fmt(hi, 1))
+              .append("M").append(fmt(px - 4, 1)).append(',').append(fmt(hi, 1)).append("h8\" stroke=\"")
+              .append(color).append("\" fill=\"none\"><title>").append(esc(s.label())).append(": 95% interval ")
+              .append(fmt(p[2], 0)).append(" to ").append(fmt(p[3], 0)).append("</title></path>\n");
+        }
         if (s.points().size() <= 12) {
           h.append("<circle cx=\"").append(fmt(px, 1)).append("\" cy=\"").append(fmt(py, 1)).append("\" r=\"3\" fill=\"")
               .append(color).append("\"><title>").append(esc(s.label())).append(": ").append(fmt(p[1], 0))

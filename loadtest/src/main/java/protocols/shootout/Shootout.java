@@ -45,7 +45,7 @@ public final class Shootout {
       "syncThreads", "connections", "orderNameChars", "maxMessageBytes", "koPauseMillis");
   /** The load settings that are not the plain driver's: open-model levels and ramps are refused with it. */
   static final java.util.Set<String> NOT_FOR_PLAIN = java.util.Set.of(
-      "rates", "maxInFlight", "rateStart", "autoLevels", "ramp", // refused with -Dplain=true
+      "rates", "maxInFlight", "rateStart", "autoLevels", "ramp", "repeat", // refused with -Dplain=true
       "mode", // set per plain-driver JVM
       "maxKoPercent", // Gatling's assertion; the plain driver's KOs are in its summary
       "serverDelayUs"); // the embedded servers', not a client's

@@ -161,8 +161,10 @@ final class TrialComparison {
         if (rounds >= 2) {
           double[][] spread = each.stream().map(ts -> ts.stream().limit(rounds).mapToDouble(RequestStats::okThroughput)
               .toArray()).toArray(double[][]::new);
-          out.add(new Comparison.Resolution(clients, mode.label(), TrialStats.resolution(spread), "the variants'"
-              + " spread over " + rounds + " trials, as an A/A pair's interval half-width"));
+          double paired = TrialStats.pairedResolution(spread);
+          out.add(new Comparison.Resolution(clients, mode.label(), Double.isNaN(paired) ? null : paired,
+              TrialStats.resolution(spread), "as an A/A pair's interval half-width, from the variants' spread over "
+              + rounds + " trials"));
         } else {
           double[] halves = each.stream().mapToDouble(ts -> {
             Intervals.Estimate e = Intervals.ofWindows(Compare.Figure.CALLS_PER_SECOND.windows(ts.get(0)));
@@ -170,7 +172,7 @@ final class TrialComparison {
             return aa.hi() - 1;
           }).filter(Double::isFinite).sorted().toArray();
           if (halves.length > 0) {
-            out.add(new Comparison.Resolution(clients, mode.label(), halves[halves.length / 2], "one trial: the"
+            out.add(new Comparison.Resolution(clients, mode.label(), null, halves[halves.length / 2], "one trial: the"
                 + " median over variants of a level's 1-second windows against themselves; leaves out run-to-run"
                 + " noise"));
           }

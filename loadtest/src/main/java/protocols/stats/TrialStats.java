@@ -105,6 +105,42 @@ public final class TrialStats {
     return Math.expm1(Intervals.tQuantile(0.975, rounds - 1) * sd * Math.sqrt(2.0 / rounds));
   }
 
+  /**
+   * The same for variants measured in the same rounds: the half-width of a paired ratio's interval,
+   * from every two variants' per-round log ratios, their variances pooled. Interleaving is why it is
+   * narrower than {@link #resolution}: a round's drift falls on both sides. NaN with one variant or
+   * fewer than 2 rounds.
+   */
+  public static double pairedResolution(double[][] trials) {
+    double pooled = 0;
+    int pairs = 0;
+    int rounds = 0;
+    for (int i = 0; i < trials.length; i++) {
+      for (int j = i + 1; j < trials.length; j++) {
+        double[] a = trials[i];
+        double[] b = trials[j];
+        int n = Math.min(a.length, b.length);
+        double[] logs = new double[n];
+        boolean complete = n >= 2;
+        for (int r = 0; r < n && complete; r++) {
+          complete = a[r] > 0 && b[r] > 0;
+          logs[r] = complete ? Math.log(b[r] / a[r]) : 0;
+        }
+        if (!complete) {
+          continue;
+        }
+        double mean = Arrays.stream(logs).average().orElse(0);
+        pooled += Arrays.stream(logs).map(x -> (x - mean) * (x - mean)).sum() / (n - 1);
+        pairs++;
+        rounds = n;
+      }
+    }
+    if (pairs == 0) {
+      return Double.NaN;
+    }
+    return Math.expm1(Intervals.tQuantile(0.975, rounds - 1) * Math.sqrt(pooled / pairs / rounds));
+  }
+
   /** The median of {@code xs} (of an even number, the mean of the middle two). */
   public static double medianOf(double[] xs) {
     double[] s = xs.clone();

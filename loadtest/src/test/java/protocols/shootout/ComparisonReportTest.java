@@ -225,5 +225,16 @@ class ComparisonReportTest {
     assertEquals(1, trials.resolutions(List.of("grpc", "grpc +400us"), List.of(InvocationMode.ASYNC), List.of(1))
         .size());
     assertTrue(Comparison.pairsTable(List.of(pair)).contains("slower"), Comparison.pairsTable(List.of(pair)));
+
+    report.written(dir, all, RunAnalysis.of(all, Optional.empty(), List.of()), false);
+    String html = Files.readString(dir.resolve(ComparisonReport.HTML));
+    assertTrue(html.contains("class=\"error-bar\"") && html.contains("id=\"pairs\"")
+        && html.contains("id=\"resolution\""), "error bars, the pairs and the resolution on the page");
+    List<String> csv = Files.readAllLines(dir.resolve(ComparisonReport.CSV));
+    assertTrue(csv.get(0).endsWith(",trials,ok_throughput_low,ok_throughput_high,p99_us_low,p99_us_high"), csv.get(0));
+    String[] fastRow = csv.get(1).split(",", -1);
+    assertEquals("3", fastRow[fastRow.length - 5]);
+    assertTrue(Double.parseDouble(fastRow[fastRow.length - 4]) <= fast.throughput()
+        && Double.parseDouble(fastRow[fastRow.length - 3]) >= fast.throughput(), csv.get(1));
   }
 }

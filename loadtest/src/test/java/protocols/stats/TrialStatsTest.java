@@ -85,4 +85,18 @@ class TrialStatsTest {
     assertEquals(expected, TrialStats.resolution(new double[][] {a, {200, 220, 180}}), 1e-5);
     assertTrue(Double.isNaN(TrialStats.resolution(new double[][] {{100}})), "one trial: none");
   }
+
+  /** Variants that drift together: pairing takes the drift out, the unpaired spread keeps it. */
+  @Test
+  void thePairedResolutionIsThePairsOwnHalfWidth() {
+    double[] a = {100, 140, 80, 120};
+    double[] b = {103, 139, 83, 121};
+    Interval pair = TrialStats.pairedRatio(a, b);
+    double paired = TrialStats.pairedResolution(new double[][] {a, b});
+    assertEquals(pair.hi() / pair.mid() - 1, paired, 1e-9);
+    assertTrue(paired < TrialStats.resolution(new double[][] {a, b}) / 3, paired + " paired");
+    assertEquals(0, TrialStats.pairedResolution(new double[][] {a, Arrays.stream(a).map(x -> 2 * x).toArray()}), 1e-12,
+        "a constant ratio: no noise in the pair");
+    assertTrue(Double.isNaN(TrialStats.pairedResolution(new double[][] {a})), "one variant: none");
+  }
 }
