@@ -123,6 +123,13 @@ final class Deployment implements AutoCloseable, Faults.Targets {
     return all;
   }
 
+  /** The process ids of the providers, over all their restarts. */
+  java.util.Set<Long> providerPids() {
+    java.util.Set<Long> all = new java.util.HashSet<>();
+    providers.forEach(p -> all.addAll(p.pids()));
+    return all;
+  }
+
   /** The providers' addresses, in order (provider 1 first). */
   List<HostPort> addresses() {
     return providers.stream().map(EmbeddedServer::address).toList();

@@ -68,7 +68,7 @@ public final class EchoRun {
     } : deployment, !params.faultsInLevel(), run.faults());
     run.started(endpoints, firstCallMillis, deployment == null ? null : deployment::served, tls);
     if (deployment != null) {
-      run.ownsServers(name, deployment::pids);
+      run.ownsServers(name, deployment::pids, deployment::providerPids);
     }
   }
 

@@ -322,6 +322,11 @@ public final class LoadParams {
   }
 
   /** {@code -DserverDelayUs}: the embedded servers' --delay-us, a service time per call in µs (a list: the shootout's). */
+  /** {@code -Dprofile}: what each measured level's profiles sample, if anything (default: nothing). */
+  public Optional<protocols.stats.profile.ProfileEvent> profile() {
+    return raw("profile").map(protocols.stats.profile.ProfileEvent::parse);
+  }
+
   public Optional<Integer> serverDelayUs() {
     List<Integer> delays = Trials.serverDelays(this);
     if (delays.size() > 1) {
@@ -389,6 +394,7 @@ public final class LoadParams {
     }
     discovery();
     injectors();
+    profile();
     injector().checkStartAt(java.time.Instant.now());
     return this;
   }

@@ -79,6 +79,8 @@ public final class Parameters {
       new Param("serverDelayUs", "unset", CLIENTS),
       new Param("repeat", "1; RpcShootout: 3", RUNS),
       new Param("seed", "from the clock", RUNS),
+      new Param("profile", "false", EnumSet.of(Use.ECHO, Use.SHOOTOUT, Use.STREAMS)),
+      new Param(Profiling.LIBRARY_PARAM, "the one in the async-profiler jar", EnumSet.of(Use.ECHO, Use.SHOOTOUT, Use.STREAMS)),
       new Param(DeclaredServers.PARAM, "unset", CLIENTS),
       new Param("metrics.port", "unset", CLIENTS),
       new Param("metrics.host", LiveSettings.DEFAULT_HOST, CLIENTS),

@@ -19,6 +19,8 @@ import protocols.stats.StreamStats;
 import protocols.stats.RunInfo;
 import protocols.stats.Summaries;
 import protocols.stats.Validity;
+import protocols.stats.profile.LevelProfile;
+import protocols.stats.profile.Profiles;
 
 /**
  * What a run writes when it ends, or when it is interrupted first: {@code rpc-summary.json},
@@ -29,6 +31,7 @@ final class RunReport {
   private final LabRun run;
   private final Path folder;
   private final Optional<CpuSampler> cpu;
+  private final Optional<Profiling> profiling;
   private final String cpuNotSampled = CpuSampler.notMeasurable().orElse("the CPU was not sampled");
   private final long startedAt = System.currentTimeMillis();
   private final Thread onInterrupt;
@@ -38,7 +41,13 @@ final class RunReport {
     this.run = run;
     this.folder = folder;
     this.cpu = CpuSampler.start(EchoRun.orExit(() -> DeclaredServers.of(run.params()))); // bad -DserverPids: one line
+    this.profiling = Profiling.start(run.params(), folder);
     this.onInterrupt = new Thread(() -> write(true), "rpc-summary-on-exit");
+  }
+
+  /** Profiles the provider processes {@code pids} too, with -Dprofile (those not yet profiled). */
+  void profileServers(java.util.Set<Long> pids) {
+    profiling.ifPresent(p -> p.servers(pids));
   }
 
   /** Starts the run's report in {@code folder}: written at {@link #end}, or at once if the JVM is stopped first. */
@@ -70,6 +79,9 @@ final class RunReport {
     }
     written = true;
     cpu.ifPresent(CpuSampler::close);
+    if (!interrupted) {
+      profiling.ifPresent(Profiling::stop);
+    }
     ExitStatus exit = run.exit();
     List<RequestStats> requests = run.recorder().snapshot();
     List<StreamStats> streams = run.streams().snapshot(name -> requests.stream().filter(r -> r.name().equals(name))
@@ -82,12 +94,16 @@ final class RunReport {
     RunInfo info = RunInfo.ofRun(run.protocols(), interrupted, injector(), startedAt,
         folder.toAbsolutePath().getFileName().toString(), run.params().loadSettings(), warmups, faults, settles);
     Path page = folder.resolve(RpcReportPage.FILE);
+    Profiles profiles = profiles(requests, analysis, interrupted);
     try {
       Path file = Summaries.write(folder.resolve(Summaries.FILE), new Summaries.Summary(info, analysis.warnings(),
           requests, validity(analysis), streams));
+      if (profiles != null) {
+        Summaries.recordProfiles(file, profiles);
+      }
       String title = "RPC report: " + folder.toAbsolutePath().getFileName();
-      Files.writeString(page, RpcReportPage.render(title, requests, streams, analysis, info, interrupted, null),
-          StandardCharsets.UTF_8);
+      Files.writeString(page, RpcReportPage.render(title, requests, streams, analysis, info, interrupted, null,
+          profiles), StandardCharsets.UTF_8);
       System.out.println(SummaryTable.render(requests));
       System.out.print(SummaryTable.streams(streams));
       System.out.print(SummaryTable.saturated(analysis));
@@ -98,12 +114,32 @@ final class RunReport {
     }
     for (SummaryListener listener : run.listeners()) {
       try {
+        if (profiles != null) {
+          listener.profiled(profiles);
+        }
         listener.written(folder, requests, analysis, interrupted).forEach(exit::fail);
       } catch (IOException | RuntimeException | LinkageError | AssertionError e) {
         exit.internalError(listener.what() + " could not be written in " + folder, e);
       }
     }
     pointAtReportOnExit(page, exit);
+  }
+
+  /** Each measured level's profiles (with -Dprofile), or null; none from an interrupted run. */
+  private Profiles profiles(List<RequestStats> requests, RunAnalysis analysis, boolean interrupted) {
+    if (profiling.isEmpty()) {
+      return null;
+    }
+    if (interrupted) {
+      System.out.println("profile: not sliced by level: the run was interrupted (its recordings are in "
+          + folder.resolve("profiles") + ")");
+      return null;
+    }
+    Profiling p = profiling.get();
+    List<LevelProfile> levels = p.levels(requests, analysis, run::providersOf);
+    p.problems().forEach(line -> System.out.println("profile: " + line));
+    System.out.print(SummaryTable.profiles(levels));
+    return new Profiles(p.profilerName(), levels, p.problems());
   }
 
   static Map<String, Validity> validity(RunAnalysis analysis) {

@@ -16,6 +16,10 @@ public interface SummaryListener {
   List<String> written(Path folder, List<RequestStats> requests, RunAnalysis analysis, boolean interrupted)
       throws IOException;
 
+  /** The run's profiles (-Dprofile), told before {@link #written}; not told when the run profiled nothing. */
+  default void profiled(protocols.stats.profile.Profiles profiles) {
+  }
+
   /** What it writes, for the line that says it could not: e.g. "the comparison report". */
   default String what() {
     return getClass().getSimpleName();

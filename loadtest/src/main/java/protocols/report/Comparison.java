@@ -5,6 +5,7 @@ import static protocols.stats.Numbers.fmt;
 import com.fasterxml.jackson.annotation.JsonIgnore;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import com.fasterxml.jackson.annotation.JsonPropertyOrder;
+import com.fasterxml.jackson.annotation.JsonUnwrapped;
 import java.text.Normalizer;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -14,6 +15,8 @@ import java.util.Objects;
 import protocols.stats.Interval;
 import protocols.stats.Level;
 import protocols.stats.Verdict;
+import protocols.stats.profile.Component;
+import protocols.stats.profile.LevelProfile;
 
 /**
  * The shootout's comparison as rows, and the files and console tables made of them: {@code
@@ -148,6 +151,33 @@ public final class Comparison {
           bound(r.spread() == null ? null : r.spread().p99().lo(), 0),
           bound(r.spread() == null ? null : r.spread().p99().hi(), 0)))
           .append('\n');
+    }
+    return sb.toString();
+  }
+
+  /**
+   * One side's profile of one measured level of the shootout (a trial's, with -Drepeat): its level's
+   * values, then the {@link LevelProfile} (flame graph relative to the run's folder, breakdown).
+   */
+  public record ProfileRow(String framework, String mode, int clients, int trial,
+                           @JsonUnwrapped LevelProfile profile) {
+    public static ProfileRow of(Level level, LevelProfile profile) {
+      return new ProfileRow(level.framework(), level.mode().label(), level.size(), level.trial(), profile);
+    }
+  }
+
+  /** comparison-profiles.csv: one line per level, side and component (long form, for a pivot or a plot). */
+  public static String profilesCsv(List<ProfileRow> rows) {
+    StringBuilder sb = new StringBuilder("framework,mode,clients,trial,side,samples,component,share,cpu_us_per_call,"
+        + "flame_graph\n");
+    for (ProfileRow r : rows) {
+      LevelProfile p = r.profile();
+      for (Component c : Component.values()) {
+        Double perCall = p.cpuUsPerCall() == null ? null : p.cpuUsPerCall().get(c.label());
+        sb.append(String.join(",", r.framework(), r.mode(), Integer.toString(r.clients()), Integer.toString(r.trial()),
+            p.side().label(), Long.toString(p.samples()), c.label(), fmt(p.shares().getOrDefault(c.label(), 0.0), 4),
+            optional(perCall, 2), Objects.toString(p.flameGraph(), ""))).append('\n');
+      }
     }
     return sb.toString();
   }

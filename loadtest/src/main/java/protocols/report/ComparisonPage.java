@@ -31,8 +31,10 @@ public final class ComparisonPage {
                               List<TwoWays.Row> twoWaysRows, List<RequestStats> requests,
                               List<Warning> warnings, Optional<String> cpuNotSampled,
                               List<RunAnalysis.Assessment> notJudged, List<Comparison.Pair> pairs,
-                              List<Comparison.Resolution> resolutions) {
+                              List<Comparison.Resolution> resolutions,
+                              protocols.stats.profile.Profiles profiles) {
     Map<String, Object> model = new HashMap<>();
+    model.put("profiles", profiles == null ? null : ProfileBars.of(profiles));
     model.put("title", "RPC shootout");
     model.put("generated", Pages.now());
     model.put("ceiling", run.ceiling());

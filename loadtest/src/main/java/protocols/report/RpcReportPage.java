@@ -37,7 +37,15 @@ public final class RpcReportPage {
    */
   public static String render(String title, List<RequestStats> requests, List<StreamStats> streams,
                               RunAnalysis analysis, RunInfo run, boolean interrupted, Merged merged) {
+    return render(title, requests, streams, analysis, run, interrupted, merged, null);
+  }
+
+  /** As {@link #render}, with the run's profiles (-Dprofile), or null. */
+  public static String render(String title, List<RequestStats> requests, List<StreamStats> streams,
+                              RunAnalysis analysis, RunInfo run, boolean interrupted, Merged merged,
+                              protocols.stats.profile.Profiles profiles) {
     Map<String, Object> model = new HashMap<>();
+    model.put("profiles", profiles == null ? null : ProfileBars.of(profiles));
     model.put("title", title);
     model.put("generated", Pages.now());
     model.put("merged", merged);
@@ -61,6 +69,8 @@ public final class RpcReportPage {
       row.put("assessment", a);
       row.put("cpu", a == null ? null : a.cpu());
       row.put("saturation", a == null ? null : a.saturation());
+      row.put("flames", profiles == null ? List.of() : profiles.levels().stream()
+          .filter(p -> p.request().equals(r.name()) && p.flameGraph() != null).toList());
       row.put("flagged", analysis.warnings().stream().anyMatch(w -> w.request().equals(r.name())));
       row.put("throughput", tenths(r.throughput()));
       row.put("okThroughput", tenths(r.okThroughput()));

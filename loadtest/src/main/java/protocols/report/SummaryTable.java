@@ -47,6 +47,38 @@ public final class SummaryTable {
   }
 
   /** One line per saturated open-model level: {@code SATURATED [limit] level: why}. */
+  /**
+   * Per profiled level and side, the share of each component of its samples (and the harness's, on
+   * the injector side), or nothing without profiles.
+   */
+  public static String profiles(List<protocols.stats.profile.LevelProfile> profiles) {
+    if (profiles.isEmpty()) {
+      return "";
+    }
+    int width = "level".length();
+    for (protocols.stats.profile.LevelProfile p : profiles) {
+      width = Math.max(width, p.request().length());
+    }
+    StringBuilder sb = new StringBuilder(String.format("%nWhere the time went (%% of each side's samples in the level;"
+        + " flame graphs in profiles/; profiled levels are not for quoting: docs/profiles.md)%n"));
+    sb.append(String.format("%-" + width + "s %-8s %8s", "level", "side", "samples"));
+    for (protocols.stats.profile.Component c : protocols.stats.profile.Component.values()) {
+      sb.append(String.format(" %" + Math.max(6, c.label().length()) + "s", c.label()));
+    }
+    sb.append(String.format("%n"));
+    for (protocols.stats.profile.LevelProfile p : profiles) {
+      sb.append(String.format(java.util.Locale.ROOT, "%-" + width + "s %-8s %8d", p.request(), p.side().label(),
+          p.samples()));
+      for (protocols.stats.profile.Component c : protocols.stats.profile.Component.values()) {
+        Double share = p.shares().get(c.label());
+        sb.append(String.format(java.util.Locale.ROOT, " %" + Math.max(6, c.label().length()) + "s", share == null
+            ? "-" : String.format(java.util.Locale.ROOT, "%.1f", 100 * share)));
+      }
+      sb.append(String.format("%n"));
+    }
+    return sb.toString();
+  }
+
   /** The streams' per-message figures (µs), or nothing for a run without streams. */
   public static String streams(List<StreamStats> streams) {
     if (streams.isEmpty()) {

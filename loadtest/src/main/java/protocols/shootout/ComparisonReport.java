@@ -32,6 +32,8 @@ import protocols.stats.Saturation;
 import protocols.stats.Summaries;
 import protocols.stats.Warning;
 import protocols.stats.Warning.Kind;
+import protocols.stats.profile.LevelProfile;
+import protocols.stats.profile.Profiles;
 
 /**
  * The write-ups' comparison from one run: {@code comparison.json}, {@code comparison.csv} and a
@@ -42,6 +44,8 @@ import protocols.stats.Warning.Kind;
 public final class ComparisonReport implements SummaryListener {
   public static final String JSON = "comparison.json";
   public static final String CSV = "comparison.csv";
+  /** With -Dprofile: each profiled level's breakdown by side and component. */
+  public static final String PROFILES_CSV = "comparison-profiles.csv";
   public static final String HTML = "comparison.html";
   public static final String RATES_CSV = "comparison-rates.csv";
   /**
@@ -65,6 +69,8 @@ public final class ComparisonReport implements SummaryListener {
   /** The ceiling's run each framework's run is compared with, where it is not {@link #ceiling} (its TLS twin). */
   private final Map<String, String> ceilingOf;
   private final long seed;
+  /** The run's profiles, told before the summary is written; null without -Dprofile. */
+  private Profiles profiles;
 
   public ComparisonReport(List<String> frameworks, Map<String, String> frameworkVersions, List<InvocationMode> modes,
                           List<Integer> levels, String ceiling, Map<String, String> parameters,
@@ -104,7 +110,8 @@ public final class ComparisonReport implements SummaryListener {
               Map<String, Object> machine, Map<String, String> versions, Map<String, String> parameters,
               String gatlingReport, String rpcReport, List<Comparison.Row> rows, List<Comparison.RateRow> rateRows,
               List<Comparison.Capacity> capacity, List<TwoWays> twoWays, List<TwoWays.Row> twoWaysRows,
-              List<Comparison.Pair> pairs, List<Comparison.Resolution> resolutions) {
+              List<Comparison.Pair> pairs, List<Comparison.Resolution> resolutions, String profiler,
+              List<Comparison.ProfileRow> profiles) {
   }
 
   static String plainFlag(int clients, double gatlingThroughput, RequestStats plain) {
@@ -121,6 +128,23 @@ public final class ComparisonReport implements SummaryListener {
           + " calls/s is too low to be a baseline";
     }
     return null;
+  }
+
+  @Override
+  public void profiled(Profiles profiles) {
+    this.profiles = profiles;
+  }
+
+  /** Each profiled level's sides, as values of the levels they are of. */
+  private List<Comparison.ProfileRow> profileRows(List<RequestStats> requests) {
+    List<Comparison.ProfileRow> out = new ArrayList<>();
+    if (profiles != null) {
+      for (LevelProfile p : profiles.levels()) {
+        requests.stream().filter(r -> r.name().equals(p.request()) && r.level() != null).findFirst()
+            .ifPresent(r -> out.add(Comparison.ProfileRow.of(r.level(), p)));
+      }
+    }
+    return out;
   }
 
   @Override
@@ -145,10 +169,15 @@ public final class ComparisonReport implements SummaryListener {
     List<Comparison.RateRow> rateRows = rateRows(requests, analysis);
     List<Comparison.Capacity> capacities = Comparison.capacities(rateRows);
     List<TwoWays.Row> twoWaysRows = TwoWays.rows(twoWays, rows);
+    List<Comparison.ProfileRow> profileRows = profileRows(requests);
     new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT).writeValue(folder.resolve(JSON).toFile(),
         new File(Pages.now(), interrupted, warnings, "microseconds", ceiling, machine, versions, parameters,
-            "index.html", RpcReportPage.FILE, rows, rateRows, capacities, twoWays, twoWaysRows, pairs, resolutions));
+            "index.html", RpcReportPage.FILE, rows, rateRows, capacities, twoWays, twoWaysRows, pairs, resolutions,
+            profiles == null ? null : profiles.profiler(), profileRows));
     Files.writeString(folder.resolve(CSV), Comparison.csv(rows), StandardCharsets.UTF_8);
+    if (profiles != null) {
+      Files.writeString(folder.resolve(PROFILES_CSV), Comparison.profilesCsv(profileRows), StandardCharsets.UTF_8);
+    }
     if (!rateRows.isEmpty()) {
       Files.writeString(folder.resolve(RATES_CSV), Comparison.ratesCsv(rateRows), StandardCharsets.UTF_8);
       System.out.print(Comparison.capacityTable(capacities));
@@ -157,7 +186,7 @@ public final class ComparisonReport implements SummaryListener {
         interrupted);
     Files.writeString(folder.resolve(HTML), ComparisonPage.render(run, rows, rateRows, capacities,
         twoWays, twoWaysRows, requests, warnings, analysis.cpuNotSampled(),
-        analysis.notJudged(), pairs, resolutions), StandardCharsets.UTF_8);
+        analysis.notJudged(), pairs, resolutions, profiles), StandardCharsets.UTF_8);
     for (TwoWays.Contrast contrast : TwoWays.Contrast.values()) {
       System.out.print(TwoWays.table(contrast, twoWays, twoWaysRows));
     }

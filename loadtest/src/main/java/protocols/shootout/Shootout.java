@@ -73,6 +73,12 @@ public final class Shootout {
             + " -Drates and -Dramp");
       });
     }
+    if (plain && params.profile().isPresent()) {
+      EchoRun.orExit(() -> {
+        throw new IllegalArgumentException("-Dprofile samples Gatling's injector and the servers, not the plain"
+            + " driver's JVMs; leave out -Dplain=true or -Dprofile");
+      });
+    }
     if (plain && params.deployed()) {
       EchoRun.orExit(() -> {
         throw new IllegalArgumentException("-Dplain=true drives one server directly; leave out -Dproviders and"

@@ -101,6 +101,16 @@ public final class Summaries {
     Files.move(tmp, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
   }
 
+  /** Adds a run's profiles to a summary already written ({@code "profiles"}), atomically as {@link #write}. */
+  public static void recordProfiles(Path file, protocols.stats.profile.Profiles profiles) throws IOException {
+    com.fasterxml.jackson.databind.node.ObjectNode root =
+        (com.fasterxml.jackson.databind.node.ObjectNode) JSON.readTree(file.toFile());
+    root.set("profiles", JSON.valueToTree(profiles));
+    Path tmp = file.toAbsolutePath().getParent().resolve(file.getFileName() + ".tmp");
+    JSON.writeValue(tmp.toFile(), root);
+    Files.move(tmp, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+  }
+
   /**
    * Reads a summary of either format.
    *

@@ -1,0 +1,56 @@
+package protocols.report;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import protocols.rpc.InvocationMode;
+import protocols.stats.Level;
+import protocols.stats.profile.Breakdown;
+import protocols.stats.profile.Component;
+import protocols.stats.profile.LevelProfile;
+
+class ComparisonProfilesTest {
+  private static final String STACKS = """
+      java/lang/Thread.run_[0];io/grpc/internal/ServerImpl.run_[j] 6
+      java/lang/Thread.run_[0];io/gatling/core/action/Action.execute_[j] 3
+      java/lang/Thread.run_[0];protocols/rpc/RpcCallAction.send_[j] 1
+      """;
+
+  private static Comparison.ProfileRow row(LevelProfile.Side side, Double cpuUsPerCall) {
+    Level level = Level.closed("grpc", 20, InvocationMode.ASYNC).trial(2);
+    return Comparison.ProfileRow.of(level, LevelProfile.of(level.name(), side, "profiles/level-03-" + side.label()
+        + ".html", Breakdown.ofCollapsed(STACKS), cpuUsPerCall));
+  }
+
+  @Test
+  void aRowIsItsLevelsValuesThenItsProfile() throws Exception {
+    JsonNode json = new ObjectMapper().valueToTree(row(LevelProfile.Side.INJECTOR, 50.0));
+    assertEquals("grpc", json.get("framework").asText());
+    assertEquals("async", json.get("mode").asText());
+    assertEquals(20, json.get("clients").asInt());
+    assertEquals(2, json.get("trial").asInt());
+    assertEquals("injector", json.get("side").asText());
+    assertEquals(10, json.get("samples").asLong());
+    assertEquals(0.6, json.get("shares").get(Component.FRAMEWORK.label()).asDouble(), 1e-9);
+    assertEquals(30.0, json.get("cpuUsPerCall").get(Component.FRAMEWORK.label()).asDouble(), 1e-9);
+    assertEquals(0.4, json.get("harnessShare").asDouble(), 1e-9, "Gatling's and the lab's samples");
+    assertTrue(json.get("flameGraph").asText().endsWith("injector.html"));
+  }
+
+  @Test
+  void theCsvHasALinePerLevelSideAndComponent() {
+    String csv = Comparison.profilesCsv(List.of(row(LevelProfile.Side.INJECTOR, 50.0),
+        row(LevelProfile.Side.SERVER, null)));
+    List<String> lines = csv.lines().toList();
+    assertEquals(1 + 2 * Component.values().length, lines.size());
+    assertEquals("grpc,async,20,2,injector,10,framework,0.6000,30.00,profiles/level-03-injector.html", lines.get(1));
+    assertTrue(lines.get(1 + Component.values().length).startsWith("grpc,async,20,2,server,10,framework,0.6000,,"),
+        "no CPU µs without the CPU: " + lines.get(1 + Component.values().length));
+    assertNull(row(LevelProfile.Side.SERVER, null).profile().harnessShare());
+  }
+}
