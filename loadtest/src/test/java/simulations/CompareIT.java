@@ -60,13 +60,18 @@ class CompareIT {
     for (Summaries.Summary baseline : java.util.List.of(first, again)) {
       Compare.Result slower = Compare.of(baseline, slowed, CompareCommand.DEFAULT_NOISE_FLOOR);
       Compare.Row slowedCalls = row(slower, Compare.Figure.CALLS_PER_SECOND);
-      assertTrue(slowedCalls.ratio().mid() < 0.5, print(slower));
+      // What any machine guarantees: one client whose every call sleeps 2 ms on the server makes at most
+      // 500 calls/s, and none of its calls takes under 2 ms. A starved baseline (324 calls/s in a CI run
+      // beside another IT) can be slower than a fifth of its usual self, so the ratio is not asserted then.
+      assertTrue(slowedCalls.candidate().mid() <= 500, print(slower));
+      assertTrue(row(slower, Compare.Figure.P50).candidate().mid() >= 2000, print(slower));
       if (slowedCalls.warned().contains("busy-machine")) {
         assertEquals(Verdict.NOT_JUDGED, slowedCalls.verdict(), print(slower));
       } else if (slowedCalls.warned().contains("baseline")) {
         assertTrue(slowedCalls.verdict() != Verdict.FASTER, print(slower));
       } else {
         steadyBaselines++;
+        assertTrue(slowedCalls.ratio().mid() < 0.5, print(slower));
         assertEquals(Verdict.SLOWER, slowedCalls.verdict(), print(slower));
         assertEquals(Verdict.SLOWER, row(slower, Compare.Figure.P50).verdict(), print(slower));
       }
