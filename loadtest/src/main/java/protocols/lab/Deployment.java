@@ -78,7 +78,7 @@ final class Deployment implements AutoCloseable, Faults.Targets {
    * providers, each told the registry's address. Fails in one line, leaving nothing running.
    */
   static Deployment start(Plan plan, String framework, String mainClass, List<String> serverArgs,
-                          java.util.function.IntSupplier metricsPorts) {
+                          java.util.function.IntSupplier metricsPorts, List<String> launcher) {
     RegistryServer started = null;
     Registry registry = null;
     if (plan.registry() != null) {
@@ -86,7 +86,7 @@ final class Deployment implements AutoCloseable, Faults.Targets {
         registry = new Registry(plan.registry(), plan.existingRegistry());
         EchoRun.checkReachable(plan.existingRegistry(), "the " + plan.registry().scheme() + " registry", "registry");
       } else {
-        started = RegistryServer.start(plan.registry());
+        started = RegistryServer.start(plan.registry(), launcher);
         registry = started.registry();
       }
     }
@@ -103,7 +103,7 @@ final class Deployment implements AutoCloseable, Faults.Targets {
         if (metricsPort > 0) {
           own.addAll(List.of("--metrics-port", Integer.toString(metricsPort)));
         }
-        providers.add(EmbeddedServer.start(framework, mainClass, own));
+        providers.add(EmbeddedServer.start(framework, mainClass, own, launcher));
         ports.add(metricsPort);
       }
     } catch (RuntimeException e) {

@@ -179,7 +179,10 @@ public final class EchoRun {
       }
     });
     Deployment deployment = Deployment.start(plan, framework.name(), framework.serverMainClass(), args,
-        run::nextServerMetricsPort);
+        run::nextServerMetricsPort, run.pinning().map(CpuPinning::serverLauncher).orElse(List.of()));
+    run.pinning().ifPresent(p -> System.out.println(name + ": " + p.describe() + "; the kernel allows the injector "
+        + CpuPinning.allowed(ProcessHandle.current().pid()).orElse("?") + ", the servers " + deployment.pids().stream()
+        .sorted().map(pid -> CpuPinning.allowed(pid).orElse("?")).distinct().toList()));
     Endpoints endpoints = new Endpoints(deployment.addresses(), deployment.registry().orElse(null), tls);
     long firstCall;
     try {

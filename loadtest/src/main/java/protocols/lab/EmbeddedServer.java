@@ -78,11 +78,17 @@ public final class EmbeddedServer implements AutoCloseable, Faults.FaultTarget, 
    * @throws IllegalStateException with the server's own last error line if it does not become ready
    */
   public static EmbeddedServer start(String framework, String mainClass, List<String> extraArgs) {
+    return start(framework, mainClass, extraArgs, List.of());
+  }
+
+  /** As {@link #start(String, String, List)}, the JVM started behind {@code launcher} (-Dcpus: taskset). */
+  static EmbeddedServer start(String framework, String mainClass, List<String> extraArgs, List<String> launcher) {
     int port = LoopbackPorts.next();
     String host = "127.0.0.1";
     List<String> args = new ArrayList<>(List.of("--host", host, "--port", Integer.toString(port)));
     args.addAll(extraArgs);
-    List<String> command = JvmCommand.of(List.of(), mainClass, args);
+    List<String> command = new ArrayList<>(launcher);
+    command.addAll(JvmCommand.of(List.of(), mainClass, args));
     Path log;
     Process process;
     try {

@@ -70,6 +70,7 @@ public final class LabRun implements RunObserver {
   private final ExitStatus exit = new ExitStatus();
   private final RpcRun protocol = RpcRun.observedBy(this::attach);
   private final LiveSettings liveSettings;
+  private final Optional<CpuPinning> pinning;
   private int serversWithMetrics;
   private RunReport report;
   /** The figures shown while the run goes (-Dmetrics.port, -Dlive), from its first action on; else null. */
@@ -79,6 +80,13 @@ public final class LabRun implements RunObserver {
   public LabRun(LoadParams params) {
     this.params = params;
     this.liveSettings = LiveSettings.of(params);
+    this.pinning = CpuPinning.of(params);
+    pinning.ifPresent(CpuPinning::pinThisJvm); // before any server or client thread: both sides start pinned
+  }
+
+  /** -Dcpus: the injector's and the servers' CPUs, if the run pins them. */
+  Optional<CpuPinning> pinning() {
+    return pinning;
   }
 
   /**

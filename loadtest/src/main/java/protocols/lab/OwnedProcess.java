@@ -25,6 +25,13 @@ public final class OwnedProcess implements AutoCloseable {
     return new OwnedProcess(builder.start());
   }
 
+  /** Whether {@code binary} is an executable in one of the PATH's folders. */
+  static boolean onPath(String binary) {
+    String path = System.getenv("PATH");
+    return path != null && java.util.stream.Stream.of(path.split(java.io.File.pathSeparator))
+        .anyMatch(dir -> java.nio.file.Files.isExecutable(java.nio.file.Path.of(dir, binary)));
+  }
+
   public Process process() {
     return process;
   }

@@ -80,6 +80,7 @@ public final class Parameters {
       new Param("repeat", "1; RpcShootout: 3", RUNS),
       new Param("seed", "from the clock", RUNS),
       new Param("profile", "false", EnumSet.of(Use.ECHO, Use.SHOOTOUT, Use.STREAMS)),
+      new Param("cpus", "false", EnumSet.of(Use.ECHO, Use.SHOOTOUT, Use.NIGHTLY, Use.DEMO, Use.STREAMS)),
       new Param(Profiling.LIBRARY_PARAM, "the one in the async-profiler jar", EnumSet.of(Use.ECHO, Use.SHOOTOUT, Use.STREAMS)),
       new Param(DeclaredServers.PARAM, "unset", CLIENTS),
       new Param("metrics.port", "unset", CLIENTS),

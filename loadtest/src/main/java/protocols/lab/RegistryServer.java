@@ -9,6 +9,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.Stream;
 import java.util.concurrent.TimeUnit;
@@ -61,6 +62,11 @@ final class RegistryServer implements AutoCloseable, Faults.FaultTarget {
    * @throws IllegalStateException in one line: not installed, or not ready in time (with its last log line)
    */
   static RegistryServer start(Registry.Kind kind) {
+    return start(kind, List.of());
+  }
+
+  /** As {@link #start(Registry.Kind)}, the registry started behind {@code launcher} (-Dcpus: taskset). */
+  static RegistryServer start(Registry.Kind kind, List<String> launcher) {
     Path folder;
     try {
       folder = Files.createTempDirectory("rpc-lab-" + kind.scheme() + "-");
@@ -71,10 +77,12 @@ final class RegistryServer implements AutoCloseable, Faults.FaultTarget {
     Registry registry = new Registry(kind, new HostPort("127.0.0.1", port));
     RegistryServer server;
     try {
-      server = new RegistryServer(registry, switch (kind) {
+      List<String> command = new ArrayList<>(launcher);
+      command.addAll(switch (kind) {
         case ZOOKEEPER -> zookeeper(folder, port);
         case ICEGRID -> icegrid(folder, port);
-      }, folder);
+      });
+      server = new RegistryServer(registry, command, folder);
     } catch (IOException e) {
       TempFolders.delete(folder);
       throw new IllegalStateException("cannot configure the " + kind.scheme() + " registry: " + Errors.oneLine(e));
@@ -109,7 +117,7 @@ final class RegistryServer implements AutoCloseable, Faults.FaultTarget {
 
   /** An IceGrid registry on loopback that lets servers register their adapters themselves. */
   private static List<String> icegrid(Path folder, int port) throws IOException {
-    if (!onPath(ICEGRID_BINARY)) {
+    if (!OwnedProcess.onPath(ICEGRID_BINARY)) {
       throw new IllegalStateException("-Dregistry=icegrid needs ZeroC's IceGrid registry (" + ICEGRID_BINARY
           + "), not found on PATH: install Debian's zeroc-icegrid (sudo apt-get install zeroc-icegrid)");
     }
@@ -131,12 +139,6 @@ final class RegistryServer implements AutoCloseable, Faults.FaultTarget {
   /** The registry's process ids, over its restarts. */
   java.util.Set<Long> pids() {
     return java.util.Set.copyOf(pids);
-  }
-
-  private static boolean onPath(String binary) {
-    String path = System.getenv("PATH");
-    return path != null && Stream.of(path.split(java.io.File.pathSeparator))
-        .anyMatch(dir -> Files.isExecutable(Path.of(dir, binary)));
   }
 
   private void launch() {

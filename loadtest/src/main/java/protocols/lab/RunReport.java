@@ -32,7 +32,7 @@ final class RunReport {
   private final Path folder;
   private final Optional<CpuSampler> cpu;
   private final Optional<Profiling> profiling;
-  private final String cpuNotSampled = CpuSampler.notMeasurable().orElse("the CPU was not sampled");
+  private final String cpuNotSampled;
   private final long startedAt = System.currentTimeMillis();
   private final Thread onInterrupt;
   private boolean written;
@@ -40,7 +40,9 @@ final class RunReport {
   private RunReport(LabRun run, Path folder) {
     this.run = run;
     this.folder = folder;
-    this.cpu = CpuSampler.start(EchoRun.orExit(() -> DeclaredServers.of(run.params()))); // bad -DserverPids: one line
+    this.cpuNotSampled = CpuSampler.notMeasurable(run.pinning().isPresent()).orElse("the CPU was not sampled");
+    this.cpu = CpuSampler.start(EchoRun.orExit(() -> DeclaredServers.of(run.params())), // bad -DserverPids: one line
+        run.pinning().isPresent());
     this.profiling = Profiling.start(run.params(), folder);
     this.onInterrupt = new Thread(() -> write(true), "rpc-summary-on-exit");
   }

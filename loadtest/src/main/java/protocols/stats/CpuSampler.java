@@ -85,7 +85,16 @@ public final class CpuSampler implements AutoCloseable {
    * -XX:ActiveProcessorCount), whose machine-wide busy time cannot be split into its shares.
    */
   public static Optional<String> notMeasurable() {
-    return notMeasurable(machineCores(), Runtime.getRuntime().availableProcessors());
+    return notMeasurable(false);
+  }
+
+  /**
+   * As {@link #notMeasurable()}; {@code pinnedByLab}: this JVM's fewer cores are the lab's own pinning
+   * (-Dcpus), every other core holding the lab's servers, so the machine's busy time still splits.
+   */
+  public static Optional<String> notMeasurable(boolean pinnedByLab) {
+    int machine = machineCores();
+    return notMeasurable(machine, pinnedByLab ? machine : Runtime.getRuntime().availableProcessors());
   }
 
   static Optional<String> notMeasurable(int machine, int jvm) {
@@ -101,7 +110,7 @@ public final class CpuSampler implements AutoCloseable {
   }
 
   /** The machine's cores, as /proc/stat lists them ({@code cpu0}, {@code cpu1}, ...); 0 where it cannot be read. */
-  static int machineCores() {
+  public static int machineCores() {
     try {
       return (int) Files.readAllLines(PROC_STAT).stream().filter(l -> l.matches("cpu\\d+ .*")).count();
     } catch (IOException | RuntimeException e) {
@@ -119,7 +128,12 @@ public final class CpuSampler implements AutoCloseable {
    * provider of the user's own on this machine, whose CPU would otherwise read as other work.
    */
   public static Optional<CpuSampler> start(Set<Long> declared) {
-    if (notMeasurable().isPresent() || read(declared).isEmpty()) {
+    return start(declared, false);
+  }
+
+  /** As {@link #start(Set)}, on a JVM the lab pinned itself ({@link #notMeasurable(boolean)}). */
+  public static Optional<CpuSampler> start(Set<Long> declared, boolean pinnedByLab) {
+    if (notMeasurable(pinnedByLab).isPresent() || read(declared).isEmpty()) {
       return Optional.empty();
     }
     CpuSampler s = new CpuSampler(declared);

@@ -15,7 +15,12 @@ public final class RunContext {
 
   public static Map<String, Object> machine() {
     Map<String, Object> m = new LinkedHashMap<>();
-    m.put("cores", Runtime.getRuntime().availableProcessors());
+    int jvm = Runtime.getRuntime().availableProcessors();
+    int machine = Math.max(CpuSampler.machineCores(), jvm);
+    m.put("cores", machine);
+    if (jvm < machine) { // -Dcpus, a cpuset or a container's limit: where this JVM's threads may run
+      m.put("injectorCores", jvm);
+    }
     cpuModel().ifPresent(c -> m.put("cpu", c));
     m.put("memoryGiB", totalMemoryGiB());
     m.put("os", System.getProperty("os.name") + " " + System.getProperty("os.version") + " " + System.getProperty("os.arch"));

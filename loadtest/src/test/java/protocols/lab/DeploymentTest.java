@@ -53,7 +53,7 @@ class DeploymentTest {
     int[] metricsPorts = {LoopbackPorts.next(), LoopbackPorts.next()};
     int[] next = {0};
     Deployment deployment = Deployment.start(new Deployment.Plan(2, null, null), "netty",
-        NettyFramework.FRAMEWORK.serverMainClass(), List.of(), () -> metricsPorts[next[0]++]);
+        NettyFramework.FRAMEWORK.serverMainClass(), List.of(), () -> metricsPorts[next[0]++], List.of());
     int calls = 400;
     long scrapedCalls = 0;
     try (deployment) {
