@@ -23,7 +23,11 @@ import protocols.stats.CpuSampler;
 public record CpuPinning(String injector, String servers) {
   private static final String TASKSET = "taskset";
 
-  /** -Dcpus: false (the default) or absent, none; true, the first half of the cores the injector's and the rest the servers'; else {@code injector/servers}. */
+  /**
+   * -Dcpus: false (the default) or absent, none; true, the first half of the cores the injector's and the
+   * rest the servers'; auto, as true where Linux's taskset and two cores are there, else none; else
+   * {@code injector/servers}.
+   */
   static Optional<CpuPinning> of(LoadParams params) {
     return of(params.string("cpus", "false"), CpuSampler.machineCores(), OwnedProcess.onPath(TASKSET));
   }
@@ -32,6 +36,9 @@ public record CpuPinning(String injector, String servers) {
     String v = value.trim();
     if (v.equals("false")) {
       return Optional.empty();
+    }
+    if (v.equals("auto")) { // the shootout's default: halves where taskset and two cores are there, else none
+      return machineCores >= 2 && tasksetFound ? of("true", machineCores, true) : Optional.empty();
     }
     if (machineCores == 0 || !tasksetFound) {
       throw new IllegalArgumentException("-Dcpus pins with Linux's taskset (util-linux), " + (machineCores == 0
@@ -46,8 +53,7 @@ public record CpuPinning(String injector, String servers) {
     }
     String[] sides = v.split("/", -1);
     if (sides.length != 2) {
-      throw new IllegalArgumentException("-Dcpus must be true, false or <injector CPUs>/<server CPUs> (e.g. 0/1 or"
-          + " 0-1/2-3), got '" + value + "'");
+      throw new IllegalArgumentException(usage(value));
     }
     BitSet injector = cpus(sides[0], machineCores, value);
     BitSet servers = cpus(sides[1], machineCores, value);
@@ -72,8 +78,7 @@ public record CpuPinning(String injector, String servers) {
         to = -1;
       }
       if (ends.length > 2 || from < 0 || to < from) {
-        throw new IllegalArgumentException("-Dcpus must be true, false or <injector CPUs>/<server CPUs> (e.g. 0/1 or"
-            + " 0-1/2-3), got '" + value + "'");
+        throw new IllegalArgumentException(usage(value));
       }
       if (to >= machineCores) {
         throw new IllegalArgumentException("-Dcpus names CPU " + to + ", and this machine's are 0 to " + (machineCores - 1)
@@ -82,6 +87,10 @@ public record CpuPinning(String injector, String servers) {
       set.set(from, to + 1);
     }
     return set;
+  }
+
+  private static String usage(String value) {
+    return "-Dcpus must be true, false, auto or <injector CPUs>/<server CPUs> (e.g. 0/1 or 0-1/2-3), got '" + value + "'";
   }
 
   private static int firstShared(BitSet a, BitSet b) {

@@ -219,10 +219,10 @@ public final class Nightly implements SummaryListener {
           "%,.0f calls/s, limit %,.0f", level.callsPerSecond(), min)));
     }
     List<History.NightLevel> before = History.comparable(past, level.level(), nights);
-    // A level its run says not to trust is judged too, at twice the distance (Regression.Rule#forWarnedLevel):
+    // A level its run says not to trust is judged too, at twice the floor (Regression.Rule#forWarnedLevel):
     // a busy machine can explain a small change, not a collapse. The validity gate reports the warnings.
     boolean warned = !level.warnings().isEmpty();
-    String because = !warned ? "" : "; judged at twice the distance: tonight's level has validity warnings ("
+    String because = !warned ? "" : "; judged at twice the floor: tonight's level has validity warnings ("
         + String.join("; ", level.warnings().stream().map(w -> w.substring(0, w.indexOf(':'))).toList()) + ")";
     Regression.Rule calls = new Regression.Rule(nights, throughputFloor, minNights, Better.HIGHER);
     Regression.Verdict t = Regression.judge("calls/s", level.callsPerSecond(),

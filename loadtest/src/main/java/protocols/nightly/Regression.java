@@ -2,17 +2,33 @@ package protocols.nightly;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
+import protocols.stats.Interval;
+import protocols.stats.Intervals;
 
 /**
- * Tonight's figure against the previous nights': the baseline is the median of the last nights, and
- * the margin is noise-aware: three robust standard deviations of those nights (1.4826 x the median
- * absolute deviation, relative to the median), and never less than a floor. A flat history within
- * noise, or one odd night among them, moves neither the median nor the deviation much; a 20% drop
- * against a history that varies by 2-3% is far outside both.
+ * Tonight's figure against the previous nights', with the statistics of the lab's comparisons
+ * (docs/trials.md, docs/comparing-runs.md): tonight over the baseline (the median of the last nights)
+ * as a ratio with a 95% interval, and a regression only where the whole interval lies beyond the
+ * gate's floor. The baseline's uncertainty is the nights' own spread (1.4826 x their median absolute
+ * deviation over their median: a new night differs from the median by about that) from three nights
+ * on, or the baseline nights' 1-second windows where that is larger or there are fewer nights; tonight's
+ * is its own windows'; Student's t on Welch's degrees of freedom. A flat history, or one odd night among
+ * them, moves neither the median nor the spread much; a 20% drop against nights within 2-3% fails.
  */
 public final class Regression {
   /** What one gate made of one figure. */
-  public record Verdict(boolean passed, boolean compared, double baseline, double margin, String message) {
+  public record Verdict(boolean passed, boolean compared, double baseline, Interval ratio, double threshold,
+                        String message) {
+  }
+
+  /**
+   * The runs' own noise: each side's relative standard error (its 1-second windows' spread, standard
+   * deviation over mean, over the square root of their number) and its windows.
+   */
+  public record Noise(double tonight, int tonightWindows, double before, int beforeWindows) {
+    /** No windows' noise: the history alone. */
+    public static final Noise NONE = new Noise(0, 0, 0, 0);
   }
 
   /** Which way is worse. */
@@ -27,20 +43,22 @@ public final class Regression {
     return n % 2 == 1 ? sorted.get(n / 2) : (sorted.get(n / 2 - 1) + sorted.get(n / 2)) / 2;
   }
 
-  /** The relative margin for {@code history}: max(floor, 3 x 1.4826 x MAD / median). */
-  public static double margin(List<Double> history, double floor) {
+  /** The nights' relative spread: 1.4826 x their median absolute deviation over their median (0 for one night). */
+  public static double spread(List<Double> history) {
     double median = median(history);
     if (median <= 0) {
-      return floor;
+      return 0;
     }
     List<Double> deviations = history.stream().map(v -> Math.abs(v - median)).toList();
-    double sigma = 1.4826 * median(deviations) / median;
-    return Math.max(floor, 3 * sigma);
+    return 1.4826 * median(deviations) / median;
   }
 
+  /** Nights from which their spread is taken as the baseline's uncertainty; with fewer, their windows'. */
+  static final int NIGHTS_FOR_A_SPREAD = 3;
+
   /**
-   * How a gate judges: the last {@code nights} comparable nights, the smallest relative margin
-   * {@code floor} (e.g. 0.10), how many earlier nights a regression needs before it can fail the build
+   * How a gate judges: the last {@code nights} comparable nights, the floor a regression's interval
+   * must pass wholly ({@code floor}, e.g. 0.10), how many earlier nights a regression needs before it can fail the build
    * ({@code minNights}: fewer, and it is reported only), and which way is better.
    */
   public record Rule(int nights, double floor, int minNights, Better better, boolean warned) {
@@ -49,63 +67,86 @@ public final class Regression {
     }
 
     /**
-     * The same rule for a level its run warns about (a busy machine, no steady state): its margin is
-     * {@code 1 + 2m}, so tonight/baseline must leave [1/2.2, 2.2] to fail at a 10% margin. A drop to 1% is
-     * no artefact of a shared machine; a drop of 20% could be.
+     * The same rule for a level its run warns about (a busy machine, no steady state): its floor is
+     * {@code 1 + 2f}, so tonight/baseline must leave [1/2.2, 2.2] wholly to fail at a 10% floor. A drop to
+     * 1% is no artefact of a shared machine; a drop of 20% could be.
      */
     public Rule forWarnedLevel() {
       return new Rule(nights, floor, minNights, better, true);
     }
 
-    double widen(double margin) {
-      return warned ? 1 + 2 * margin : margin;
+    double widen(double floor) {
+      return warned ? 1 + 2 * floor : floor;
     }
   }
 
   /**
-   * The change a margin allows, taken as a ratio both ways: tonight/baseline may rise to {@code 1 + m}
-   * (p99) or fall to {@code 1 / (1 + m)} (calls/s). So a margin of 100% or more still fails a collapse:
-   * a margin taken as a difference would allow calls/s any drop.
+   * The ratio tonight/baseline a regression's interval must pass wholly: under {@code 1 / (1 + floor)}
+   * for calls/s, over {@code 1 + floor} for p99. A ratio both ways, so a floor of 100% or more still
+   * fails a collapse.
    */
-  static double allowedChange(double margin, Better better) {
-    return better == Better.HIGHER ? -margin / (1 + margin) : margin;
+  static double threshold(double floor, Better better) {
+    return better == Better.HIGHER ? 1 / (1 + floor) : 1 + floor;
   }
 
   /**
    * @param what e.g. "calls/s" or "p99 µs"
    * @param tonight this run's figure
    * @param history the previous comparable nights' figures, oldest first; only the last {@code rule.nights()} count
-   * @param noise the relative margin the runs' own noise asks for (tonight's and the baseline's 1-second
-   *     windows, see {@link #noise}); 0 to judge on the history alone
+   * @param noise the runs' own noise, from their 1-second windows ({@link #noise}); {@link Noise#NONE} for
+   *     the history alone
    */
-  public static Verdict judge(String what, double tonight, List<Double> history, double noise, Rule rule) {
+  public static Verdict judge(String what, double tonight, List<Double> history, Noise noise, Rule rule) {
     if (history.isEmpty()) {
-      return new Verdict(true, false, Double.NaN, Double.NaN, what + " " + fmt(tonight)
+      return new Verdict(true, false, Double.NaN, null, Double.NaN, what + " " + fmt(tonight)
           + ": no earlier night to compare with");
     }
     List<Double> last = history.subList(Math.max(0, history.size() - rule.nights()), history.size());
+    int n = last.size();
     double baseline = median(last);
-    double margin = rule.widen(Math.max(margin(last, rule.floor()), noise));
-    double change = baseline == 0 ? 0 : (tonight - baseline) / baseline;
-    double allowed = allowedChange(margin, rule.better());
-    boolean worse = rule.better() == Better.HIGHER ? change < allowed : change > allowed;
-    boolean enough = last.size() >= rule.minNights();
-    String message = String.format("%s %s vs %s (median of %d night%s): %+.1f%%, allowed %+.1f%%", what,
-        fmt(tonight), fmt(baseline), last.size(), last.size() == 1 ? "" : "s", 100 * change, 100 * allowed)
-        + (worse && !enough ? "; reported only: " + last.size() + " earlier night" + (last.size() == 1 ? "" : "s")
+    Interval interval = ratio(tonight, baseline, last, noise);
+    double threshold = threshold(rule.widen(rule.floor()), rule.better());
+    boolean worse = rule.better() == Better.HIGHER ? interval.hi() < threshold : interval.lo() > threshold;
+    boolean enough = n >= rule.minNights();
+    String message = String.format(Locale.ROOT, "%s %s vs %s (median of %d night%s): %.2f [%.2f, %.2f], a regression"
+        + " wholly %s %.2f", what, fmt(tonight), fmt(baseline), n, n == 1 ? "" : "s", interval.mid(), interval.lo(),
+        interval.hi(), rule.better() == Better.HIGHER ? "under" : "over", threshold)
+        + (worse && !enough ? "; reported only: " + n + " earlier night" + (n == 1 ? "" : "s")
         + ", " + rule.minNights() + " needed before a regression can fail the build" : "");
-    return new Verdict(!(worse && enough), true, baseline, margin, message);
+    return new Verdict(!(worse && enough), true, baseline, interval, threshold, message);
+  }
+
+  /** tonight/baseline with its 95% interval, on the log scale (a collapse to 0 has none: its interval is the point). */
+  static Interval ratio(double tonight, double baseline, List<Double> nights, Noise noise) {
+    double r = baseline > 0 ? tonight / baseline : 1;
+    int n = nights.size();
+    double a = noise.tonight();
+    double dfA = Math.max(1, noise.tonightWindows() - 1);
+    double b = noise.before();
+    double dfB = Math.max(1, noise.beforeWindows() - 1);
+    double spread = n >= NIGHTS_FOR_A_SPREAD ? spread(nights) * Math.sqrt(1 + 1.0 / n) : 0;
+    if (spread > b) {
+      b = spread;
+      dfB = n - 1;
+    }
+    double se = Math.sqrt(a * a + b * b);
+    String method = "median of " + n + " night" + (n == 1 ? "" : "s");
+    if (r <= 0 || se == 0) {
+      return new Interval(r, r, r, method + ", no spread");
+    }
+    double df = Math.pow(se, 4) / (Math.pow(a, 4) / dfA + Math.pow(b, 4) / dfB);
+    double half = Intervals.tQuantile(0.975, df) * se;
+    return new Interval(r * Math.exp(-half), r, r * Math.exp(half), method + String.format(Locale.ROOT,
+        ", log scale, Welch's %.1f degrees of freedom", df));
   }
 
   /**
-   * The margin two runs' own noise asks for: three standard errors of the difference of their means,
-   * each run's error being its 1-second windows' spread (standard deviation over mean) over the square
-   * root of their number. A level whose seconds swing widely cannot tell a small regression from luck.
+   * The runs' own noise: tonight's 1-second windows ({@code spreadTonight}, standard deviation over
+   * mean, of {@code windowsTonight}) and the baseline nights' (their median spread and windows).
    */
-  public static double noise(double spreadTonight, int windowsTonight, double spreadBefore, int windowsBefore) {
-    double a = windowsTonight > 0 ? spreadTonight / Math.sqrt(windowsTonight) : 0;
-    double b = windowsBefore > 0 ? spreadBefore / Math.sqrt(windowsBefore) : 0;
-    return 3 * Math.sqrt(a * a + b * b);
+  public static Noise noise(double spreadTonight, int windowsTonight, double spreadBefore, int windowsBefore) {
+    return new Noise(windowsTonight > 0 ? spreadTonight / Math.sqrt(windowsTonight) : 0, windowsTonight,
+        windowsBefore > 0 ? spreadBefore / Math.sqrt(windowsBefore) : 0, windowsBefore);
   }
 
   static String fmt(double v) {

@@ -19,6 +19,9 @@ class CpuPinningTest {
     assertEquals(new CpuPinning("0-1", "2-3"), CpuPinning.of("true", 4, true).orElseThrow());
     assertEquals(new CpuPinning("0", "1-2"), CpuPinning.of("true", 3, true).orElseThrow());
     assertEquals(new CpuPinning("0,2", "1,3"), CpuPinning.of("0,2/1,3", 4, true).orElseThrow());
+    assertEquals(new CpuPinning("0", "1"), CpuPinning.of("auto", 2, true).orElseThrow());
+    assertEquals(Optional.empty(), CpuPinning.of("auto", 2, false), "auto without taskset: no pinning, no error");
+    assertEquals(Optional.empty(), CpuPinning.of("auto", 1, true));
   }
 
   @Test
@@ -29,7 +32,7 @@ class CpuPinningTest {
         assertThrows(IllegalArgumentException.class, () -> CpuPinning.of("0/2", 2, true)).getMessage());
     for (String bad : List.of("0", "a/b", "1-0/2", "0//1", "0/1/2")) {
       assertTrue(assertThrows(IllegalArgumentException.class, () -> CpuPinning.of(bad, 4, true)).getMessage()
-          .startsWith("-Dcpus must be true, false or <injector CPUs>/<server CPUs>"), bad);
+          .startsWith("-Dcpus must be true, false, auto or <injector CPUs>/<server CPUs>"), bad);
     }
     assertEquals("-Dcpus pins with Linux's taskset (util-linux), which is not on the PATH; leave -Dcpus out",
         assertThrows(IllegalArgumentException.class, () -> CpuPinning.of("true", 2, false)).getMessage());
