@@ -36,6 +36,7 @@ class BadInputIT {
       "injectors | 2,x           | error: -Dinjectors must be a whole number",
       "warmup   | soon           | error: -Dwarmup must be auto or a whole number of seconds",
       "settle   | later          | error: -Dsettle must be auto or a whole number of seconds",
+      "cpus     | 0-1/1          | error: -Dcpus gives CPU 1 to both the injector and the servers",
       "maxKoPercent | lots       | error: -DmaxKoPercent must be a number from 0 to 100",
       "serialization | java      | error: -Dserialization must be one of hessian2|kryo|fastjson2",
       "maxMessageBytes | 10      | error: -DmaxMessageBytes must be a whole number from 1024",

@@ -59,8 +59,7 @@ public final class LabRun implements RunObserver {
   /** Per servers called, how their client started: its first call's time and, for providers the lab started, their counts. */
   private final Map<Endpoints, Started> started = new ConcurrentHashMap<>();
   /** Per echo (the levels' framework name), the server processes the lab started for it. */
-  private final Map<String, Supplier<Set<Long>>> serverPids = new ConcurrentHashMap<>();
-  private final Map<String, Supplier<Set<Long>>> providerPids = new ConcurrentHashMap<>();
+  private final ServerProcesses servers = new ServerProcesses();
 
   /** How a framework's client started: its first OK call after (ms), and what its providers served, or null. */
   private record Started(long firstCallMillis, Supplier<List<Map<String, Object>>> served, TlsMode tls) {
@@ -107,7 +106,7 @@ public final class LabRun implements RunObserver {
           + " (neither the simulation.log Gatling holds open, in /proc, nor a new run folder under Gatling's -rf):"
           + " the µs report would have nowhere to go", new IllegalStateException()));
       report = RunReport.start(this, folder);
-      report.profileServers(providerPids());
+      report.profileServers(servers.providers());
       keepTlsMaterial(folder);
       if (liveSettings.any()) {
         RunReport started = report;
@@ -230,45 +229,18 @@ public final class LabRun implements RunObserver {
 
   /** The server processes (providers, registry) the lab started for the levels named {@code echo}. */
   void ownsServers(String echo, Supplier<Set<Long>> pids, Supplier<Set<Long>> providers) {
-    serverPids.put(echo, pids);
-    providerPids.put(echo, providers);
+    servers.add(echo, pids, providers);
     RunReport r;
     synchronized (this) {
       r = report;
     }
     if (r != null) {
-      r.profileServers(providerPids());
+      r.profileServers(servers.providers());
     }
   }
 
-  /** Every provider process the lab has started so far. */
-  Set<Long> providerPids() {
-    Set<Long> all = new java.util.HashSet<>();
-    providerPids.values().forEach(s -> all.addAll(s.get()));
-    return all;
-  }
-
-  /** The provider processes of the level of {@code r}: its echo's, or every one where it names none. */
-  Set<Long> providersOf(protocols.stats.RequestStats r) {
-    Level level = r.level();
-    Supplier<Set<Long>> pids = level != null && level.framework() != null ? providerPids.get(level.framework())
-        : providerPids.size() == 1 ? providerPids.values().iterator().next() : null;
-    return pids == null ? providerPids() : pids.get();
-  }
-
-  /**
-   * Which server processes are the level of {@code r}'s own: its echo's providers and registry; null
-   * (every server counts) where the run started none or the level names no echo of its own.
-   */
-  java.util.function.LongPredicate ownServers(protocols.stats.RequestStats r) {
-    Level level = r.level();
-    Supplier<Set<Long>> pids = level == null ? null : level.framework() != null ? serverPids.get(level.framework())
-        : serverPids.size() == 1 ? serverPids.values().iterator().next() : null;
-    if (pids == null) {
-      return null;
-    }
-    Set<Long> own = pids.get();
-    return own::contains;
+  ServerProcesses servers() {
+    return servers;
   }
 
   /** The protocol tables, each with its framework's first call and what its providers served, as they counted it. */

@@ -386,15 +386,12 @@ public final class LoadParams {
     modes(); target(); timeout(); syncThreads(); connections(); orderName(); maxMessageBytes();
     Trials.serverDelays(this); // one delay, or the shootout's list
     koPause(); maxKoPercent(); maxFailingSeconds(); faults();
-    Deployment.Plan.of(this);
-    LiveSettings.of(this);
+    Deployment.Plan.of(this); LiveSettings.of(this); CpuPinning.of(this);
     if (tlsModes().stream().anyMatch(TlsMode::on) && injectors() > 1) {
       throw new IllegalArgumentException("-Dtls with -Dinjectors: the injector JVMs would need the throwaway CA; run"
           + " TLS with one injector");
     }
-    discovery();
-    injectors();
-    profile();
+    discovery(); injectors(); profile();
     injector().checkStartAt(java.time.Instant.now());
     return this;
   }

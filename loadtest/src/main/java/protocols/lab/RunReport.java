@@ -91,7 +91,7 @@ final class RunReport {
     List<RunInfo.WarmupOutcome> warmups = run.warmupOutcomes();
     List<RunInfo.WarmupOutcome> settles = run.settleOutcomes();
     List<RunInfo.FaultOutcome> faults = run.faults().outcomes();
-    RunAnalysis analysis = RunAnalysis.of(requests, cpu, warmups, settles, faults, run::ownServers)
+    RunAnalysis analysis = RunAnalysis.of(requests, cpu, warmups, settles, faults, run.servers()::ownServers)
         .withCpuNotSampledBecause(cpuNotSampled);
     RunInfo info = RunInfo.ofRun(run.protocols(), interrupted, injector(), startedAt,
         folder.toAbsolutePath().getFileName().toString(), run.params().loadSettings(), warmups, faults, settles);
@@ -138,7 +138,7 @@ final class RunReport {
       return null;
     }
     Profiling p = profiling.get();
-    List<LevelProfile> levels = p.levels(requests, analysis, run::providersOf);
+    List<LevelProfile> levels = p.levels(requests, analysis, run.servers()::providersOf);
     p.problems().forEach(line -> System.out.println("profile: " + line));
     System.out.print(SummaryTable.profiles(levels));
     return new Profiles(p.profilerName(), levels, p.problems());
