@@ -3,7 +3,6 @@ package protocols.lab;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.BitSet;
 import java.util.List;
 import java.util.Optional;
@@ -37,7 +36,7 @@ public record CpuPinning(String injector, String servers) {
     if (v.equals("false")) {
       return Optional.empty();
     }
-    if (v.equals("auto")) { // the shootout's default: halves where taskset and two cores are there, else none
+    if (v.equals("auto")) { // halves where taskset and two cores are there, else none, without an error
       return machineCores >= 2 && tasksetFound ? of("true", machineCores, true) : Optional.empty();
     }
     if (machineCores == 0 || !tasksetFound) {
@@ -110,8 +109,7 @@ public record CpuPinning(String injector, String servers) {
 
   /** Moves every thread of this JVM (and so the threads and processes it starts later) onto the injector's CPUs. */
   void pinThisJvm() {
-    List<String> command = new ArrayList<>(List.of(TASKSET, "-a", "-p", "-c", injector,
-        Long.toString(ProcessHandle.current().pid())));
+    List<String> command = List.of(TASKSET, "-a", "-p", "-c", injector, Long.toString(ProcessHandle.current().pid()));
     try {
       Process p = new ProcessBuilder(command).redirectErrorStream(true).start();
       String out = new String(p.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8).trim();

@@ -129,15 +129,13 @@ public final class Regression {
       b = spread;
       dfB = n - 1;
     }
-    double se = Math.sqrt(a * a + b * b);
     String method = "median of " + n + " night" + (n == 1 ? "" : "s");
-    if (r <= 0 || se == 0) {
+    if (r <= 0 || baseline <= 0 || a == 0 && b == 0) {
       return new Interval(r, r, r, method + ", no spread");
     }
-    double df = Math.pow(se, 4) / (Math.pow(a, 4) / dfA + Math.pow(b, 4) / dfB);
-    double half = Intervals.tQuantile(0.975, df) * se;
-    return new Interval(r * Math.exp(-half), r, r * Math.exp(half), method + String.format(Locale.ROOT,
-        ", log scale, Welch's %.1f degrees of freedom", df));
+    Interval i = Intervals.ratio(new Intervals.Estimate(baseline, b * baseline, dfB, method),
+        new Intervals.Estimate(tonight, a * tonight, dfA, "tonight"));
+    return new Interval(i.lo(), i.mid(), i.hi(), method + ", " + i.method());
   }
 
   /**
