@@ -133,9 +133,9 @@ public final class Regression {
     if (r <= 0 || baseline <= 0 || a == 0 && b == 0) {
       return new Interval(r, r, r, method + ", no spread");
     }
-    Interval i = Intervals.ratio(new Intervals.Estimate(baseline, b * baseline, dfB, method),
-        new Intervals.Estimate(tonight, a * tonight, dfA, "tonight"));
-    return new Interval(i.lo(), i.mid(), i.hi(), method + ", " + i.method());
+    // Tonight's figure against the nights' median, not two means: the method says so.
+    return Intervals.ratio(new Intervals.Estimate(baseline, b * baseline, dfB, method),
+        new Intervals.Estimate(tonight, a * tonight, dfA, "tonight"), method);
   }
 
   /**

@@ -58,6 +58,11 @@ public final class Intervals {
 
   /** {@code candidate / baseline} with its 95% interval; NaN bounds when either side has none. */
   public static Interval ratio(Estimate baseline, Estimate candidate) {
+    return ratio(baseline, candidate, "ratio of means");
+  }
+
+  /** The same, its method named as {@code what} ("ratio of means", or what the two figures are). */
+  public static Interval ratio(Estimate baseline, Estimate candidate, String what) {
     double r = candidate.mean() / baseline.mean();
     if (!baseline.usable() || !candidate.usable()) {
       return new Interval(Double.NaN, r, Double.NaN, "no interval: " + (baseline.usable() ? candidate : baseline)
@@ -70,7 +75,7 @@ public final class Intervals {
         / (Math.pow(ub, 4) / baseline.degreesOfFreedom() + Math.pow(uc, 4) / candidate.degreesOfFreedom());
     double half = tQuantile(0.975, df) * se;
     return new Interval(r * Math.exp(-half), r, r * Math.exp(half), String.format(Locale.ROOT,
-        "ratio of means, log scale, Welch's %.1f degrees of freedom", Math.min(df, 1e6)));
+        "%s, log scale, Welch's %.1f degrees of freedom", what, Math.min(df, 1e6)));
   }
 
   /**
