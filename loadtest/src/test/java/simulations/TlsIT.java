@@ -16,10 +16,13 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Collections;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
 import org.junit.jupiter.api.Test;
 import protocols.frameworks.Frameworks;
 import protocols.lab.EchoRun;
@@ -129,12 +132,19 @@ class TlsIT {
     String name = framework.name();
     boolean dubbo = name.equals("dubbo") || name.equals("triple");
     Tls trusting = c.trusting();
-    try (EmbeddedServer tls = server(framework, params, c.good(), null);
-         EmbeddedServer mutual = server(framework, params, c.good(), c.ca().certificate());
-         EmbeddedServer old = server(framework, params, c.expired(), null);
-         EmbeddedServer otherHost = server(framework, params, c.elsewhere(), null);
-         EmbeddedServer plaintext = EmbeddedServer.start(name, framework.serverMainClass(),
-             framework.serverArgs(params))) {
+    // The five servers start together: one after the other, their JVMs' starts were most of this test.
+    List<EmbeddedServer> servers = startTogether(List.of(
+        () -> server(framework, params, c.good(), null),
+        () -> server(framework, params, c.good(), c.ca().certificate()),
+        () -> server(framework, params, c.expired(), null),
+        () -> server(framework, params, c.elsewhere(), null),
+        () -> EmbeddedServer.start(name, framework.serverMainClass(), framework.serverArgs(params))));
+    try {
+      EmbeddedServer tls = servers.get(0);
+      EmbeddedServer mutual = servers.get(1);
+      EmbeddedServer old = servers.get(2);
+      EmbeddedServer otherHost = servers.get(3);
+      EmbeddedServer plaintext = servers.get(4);
       EchoRun.probe(framework, params, on(tls, trusting), "-Dtls=true"); // the servers are right
       EchoRun.probe(framework, params, on(mutual, trusting), "-Dtls=mutual");
       expect(failures, "wrong CA", framework, params, on(mutual, Tls.trusting(c.other().certificate())
@@ -152,7 +162,32 @@ class TlsIT {
       expect(failures, "plaintext client", framework, params, on(mutual, null),
           "if the server speaks TLS, run with -Dtls=true");
       expect(failures, "TLS client, plaintext server", framework, params, on(plaintext, trusting), "TLS:");
+    } finally {
+      closeTogether(servers);
     }
+  }
+
+  /** Starts each server on its own thread; if one fails, the others are closed and its error thrown. */
+  private static List<EmbeddedServer> startTogether(List<Supplier<EmbeddedServer>> starts) {
+    List<CompletableFuture<EmbeddedServer>> started = starts.stream()
+        .map(s -> CompletableFuture.supplyAsync(s, TlsIT::onItsOwnThread)).toList();
+    try {
+      CompletableFuture.allOf(started.toArray(CompletableFuture[]::new)).join();
+    } catch (CompletionException e) {
+      closeTogether(started.stream().filter(f -> !f.isCompletedExceptionally()).map(CompletableFuture::join).toList());
+      throw e.getCause() instanceof RuntimeException r ? r : e;
+    }
+    return started.stream().map(CompletableFuture::join).toList();
+  }
+
+  private static void onItsOwnThread(Runnable r) {
+    new Thread(r, "tls-it-server").start();
+  }
+
+  /** Closes the servers together: each waits for its JVM to exit (Dubbo's take a second or more). */
+  private static void closeTogether(List<EmbeddedServer> servers) {
+    CompletableFuture.allOf(servers.stream().map(s -> CompletableFuture.runAsync(s::close,
+        TlsIT::onItsOwnThread)).toArray(CompletableFuture[]::new)).join();
   }
 
   private static EmbeddedServer server(RpcFramework<?, ?> framework, LoadParams params, ThrowawayCa.Issued cert,

@@ -137,6 +137,10 @@ public final class EchoLevels {
             : asLongAs(session -> clock.running() && going.getAsBoolean()).on(exec(call)));
     Faults faults = echo.faults();
     ChainBuilder level = faults.isEmpty() ? loop : faults.startsLevel(request).exec(loop);
+    if (!faults.isEmpty() && params.calls().isEmpty()) {
+      // A server slow to come back (a restart is a JVM's start) would leave the recovery unseen.
+      level = level.exec(asLongAs(session -> faults.recoveryPending(request) && going.getAsBoolean()).on(exec(call)));
+    }
     if (!settle.skipped()) {
       // Its own users call under the settle's name until the level is steady, then on into the level.
       level = run.addSettle(Warmup.settling(request, settle)).loop(call(run.describe(measured.settle())), going)

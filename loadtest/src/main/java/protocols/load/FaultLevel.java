@@ -28,13 +28,17 @@ final class FaultLevel {
   /** The end of the last failed call that started in the fault window. */
   volatile long lastKoEnd;
   volatile Faults.FaultTarget restoredTarget;
+  private final Faults.Step last;
+  /** The last step was done (or failed): a slow restart ends here. */
+  private volatile boolean lastApplied;
 
   FaultLevel(String request, long start, List<Faults.Step> steps, boolean apart) {
     this.request = request;
     this.apart = apart;
     this.start = start;
     this.faultStart = start + steps.get(0).at().toNanos();
-    this.restoring = steps.get(steps.size() - 1).restores();
+    this.last = steps.get(steps.size() - 1);
+    this.restoring = last.restores();
   }
 
   void apply(Faults.Step step, Faults.Targets targets) {
@@ -56,7 +60,24 @@ final class FaultLevel {
       error = Errors.oneLine(ex);
       System.err.println("fault " + step.label() + " in " + request + " failed: " + error);
     }
-    events.add(new RunInfo.FaultEvent(step.label(), step.at().toMillis() / 1000.0, seconds(System.nanoTime()), error));
+    long done = System.nanoTime();
+    if (step == last) {
+      lastApplied = true; // before the event: whoever sees the event sees the wait over
+    }
+    events.add(new RunInfo.FaultEvent(step.label(), step.at().toMillis() / 1000.0, seconds(done), error));
+  }
+
+  /**
+   * Whether the level must go on at {@code nanos} for its recovery to be seen: its server is not back yet
+   * (a restart is a JVM's start: 14 s of a 20-s level on a busy machine), or is back for less than the
+   * recovery bound. A failed restoring step ends the wait (the restart's own start timeout bounds it).
+   */
+  boolean recoveryPending(long nanos) {
+    if (!restoring) {
+      return false;
+    }
+    long back = restored;
+    return back != 0 ? nanos < back + Faults.RECOVERY_BOUND.toNanos() : !lastApplied;
   }
 
   /**

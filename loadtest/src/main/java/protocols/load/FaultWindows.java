@@ -35,6 +35,12 @@ public final class FaultWindows {
     return level != null && level.inWindow(nanos);
   }
 
+  /** Whether the level {@code request} must go on for its fault's recovery to be seen ({@link FaultLevel#recoveryPending}). */
+  public boolean recoveryPending(String request, long nanos) {
+    FaultLevel level = levels.isEmpty() ? null : levels.get(request);
+    return level != null && level.recoveryPending(nanos);
+  }
+
   /** A call of the level {@code request} ended at {@code endNanos}. */
   public void completed(String request, long startNanos, long endNanos, boolean ok) {
     FaultLevel level = levels.isEmpty() ? null : levels.get(request);

@@ -195,6 +195,14 @@ public final class Faults {
     });
   }
 
+  /**
+   * Whether a closed level's users go on calling past its -Dduration: until its server is back from a
+   * restoring fault and the recovery bound after it has passed, so that every level shows its recovery.
+   */
+  public boolean recoveryPending(String request) {
+    return windows.recoveryPending(request, System.nanoTime());
+  }
+
   /** Starts the faults' clock of the level {@code request} at {@code startNanos} (now or soon). */
   public void startAt(String request, long startNanos) {
     windows.start(request, () -> start(request, startNanos));

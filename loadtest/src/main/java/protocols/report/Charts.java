@@ -1,6 +1,7 @@
 package protocols.report;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
@@ -128,11 +129,14 @@ public final class Charts {
    * on the level's clock moved on by whole seconds.
    */
   static long[] timeline(RequestStats level, RequestStats window) {
-    long[] w = RunAnalysis.fullWindows(level);
+    long[] own = RunAnalysis.fullWindows(level);
     if (window == null) {
-      return w;
+      return own;
     }
+    // A level that went on past -Dduration until its server was back ends inside its fault window:
+    // its line runs to the window's last full second, not to the level's own last call before the fault.
     int shift = (int) Math.round((window.startNanos() - level.startNanos()) / 1e9);
+    long[] w = Arrays.copyOf(own, Math.max(own.length, shift + RunAnalysis.fullWindows(window).length));
     for (int i = 0; i < window.okWindows().length; i++) {
       int k = i + shift;
       if (k >= 0 && k < w.length) {

@@ -66,6 +66,66 @@ class FaultsTest {
     faults.cancel();
   }
 
+  /** A restart is a JVM's start: its level goes on until the server is back and the recovery bound has passed. */
+  @Test
+  void aLevelGoesOnUntilItsServerIsBackAndItsRecoveryCouldBeSeen() throws Exception {
+    java.util.concurrent.atomic.AtomicBoolean failRestart = new java.util.concurrent.atomic.AtomicBoolean();
+    Faults.FaultTarget slow = new Faults.FaultTarget() {
+      @Override
+      public void kill() {
+      }
+
+      @Override
+      public void restart() {
+        try {
+          Thread.sleep(800);
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+        }
+        if (failRestart.get()) {
+          throw new IllegalStateException("did not start");
+        }
+      }
+
+      @Override
+      public void signal(String name) {
+      }
+    };
+    FaultWindows windows = new FaultWindows();
+    Faults faults = new Faults(Faults.parse("kill@100ms,restart@200ms"), slow, true, windows);
+    faults.startAt("slow restart", System.nanoTime());
+    assertTrue(faults.recoveryPending("slow restart"), "before its faults");
+    Thread.sleep(600);
+    assertTrue(faults.recoveryPending("slow restart"), "while the server restarts");
+    awaitEvents(windows, "slow restart", 2);
+    long back = System.nanoTime();
+    assertTrue(faults.recoveryPending("slow restart"), "just back");
+    assertTrue(windows.recoveryPending("slow restart", back + Faults.RECOVERY_BOUND.toNanos() - 100_000_000L));
+    assertFalse(windows.recoveryPending("slow restart", back + Faults.RECOVERY_BOUND.toNanos()), "the bound passed");
+    faults.cancel();
+
+    failRestart.set(true);
+    Faults failing = new Faults(Faults.parse("kill@100ms,restart@200ms"), slow, true, windows);
+    failing.startAt("failed restart", System.nanoTime());
+    awaitEvents(windows, "failed restart", 2);
+    assertFalse(failing.recoveryPending("failed restart"), "a restart that failed ends the wait");
+    failing.cancel();
+
+    Faults killOnly = new Faults(Faults.parse("kill@100ms"), slow, true, windows);
+    killOnly.startAt("killed", System.nanoTime());
+    assertFalse(killOnly.recoveryPending("killed"), "nothing to recover from: the level ends on time");
+    killOnly.cancel();
+    assertFalse(faults.recoveryPending("another level"));
+  }
+
+  private static void awaitEvents(FaultWindows windows, String request, int events) throws InterruptedException {
+    long deadline = System.nanoTime() + 10_000_000_000L;
+    while (windows.outcomes().stream().noneMatch(o -> o.request().equals(request) && o.events().size() >= events)) {
+      assertTrue(System.nanoTime() < deadline, request + ": its faults were not done within 10 s");
+      Thread.sleep(20);
+    }
+  }
+
   @Test
   void aStepNamesEveryProviderOneProviderOrTheRegistry() {
     List<Faults.Step> steps = Faults.parse("kill@1s,kill@2s:provider=2,restart@3s:provider=2,kill@4s:registry");

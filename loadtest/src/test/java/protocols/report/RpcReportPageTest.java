@@ -118,4 +118,23 @@ class RpcReportPageTest {
     assertTrue(chart.contains("data-from=\"3.03\" data-to=\"5.50\""), "the server down, shaded");
     assertTrue(chart.contains("data-from=\"5.50\" data-to=\"10.50\""), "the rest of the fault window, shaded");
   }
+
+  @Test
+  void aLevelThatEndedInsideItsFaultWindowIsDrawnToTheWindowsEnd() {
+    // Its calls from 3.03 s to its end went to the fault row: the line must not stop at 3 s.
+    List<RequestStats> rows = FaultedLevel.record(20_000);
+    RunAnalysis a = RunAnalysis.of(rows, Optional.empty(), List.of());
+    String page = RpcReportPage.render("t", rows, List.of(), a, RunInfo.ofRun(List.of(), false, RunInfo.Injector.ALONE, 0, "run",
+        Map.of(), List.of(), List.of()), false, null);
+    String chart = page.substring(page.indexOf("aria-label=\"Calls/s over each level"));
+    Matcher line = Pattern.compile("data-series=\"5 clients\" data-values=\"([^\"]*)\"").matcher(chart);
+    assertTrue(line.find(), "the level's line");
+    Map<Double, Double> points = new java.util.TreeMap<>();
+    for (String p : line.group(1).split(" ")) {
+      points.put(Double.parseDouble(p.split(":")[0]), Double.parseDouble(p.split(":")[1]));
+    }
+    assertEquals(100, points.get(4.5), 1, "down: drawn");
+    assertEquals(1_000, points.get(18.5), 1, "back, to the window's last full second: " + line.group(1));
+    assertFalse(points.containsKey(20.5), "nor past its last send");
+  }
 }

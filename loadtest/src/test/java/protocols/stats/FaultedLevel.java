@@ -15,12 +15,20 @@ public final class FaultedLevel {
 
   /** The level's row, then its fault row. */
   public static List<RequestStats> record() {
+    return record(10_500);
+  }
+
+  /**
+   * As {@link #record()}, its fault window ending {@code windowEndMillis} after the level started: at
+   * 20,000 or later the level ends inside it, as one that went on until its server was back does.
+   */
+  public static List<RequestStats> record(long windowEndMillis) {
     LatencyRecorder r = new LatencyRecorder();
     Level window = LEVEL.inFaultWindow();
     r.describe(LEVEL.name(), LEVEL);
     r.started(LEVEL.name(), 0);
     for (long t = 0; t < 20_000 * MS; t += MS) {
-      boolean inWindow = t >= 3_030 * MS && t < 10_500 * MS;
+      boolean inWindow = t >= 3_030 * MS && t < windowEndMillis * MS;
       boolean down = t >= 3_030 * MS && t < 5_500 * MS;
       if (down && t % (10 * MS) != 0) {
         continue;
