@@ -23,12 +23,12 @@ import org.junit.jupiter.api.Test;
  */
 class ShootoutTrialsIT {
   private static final Path RESULTS = Paths.get("target", "it-results", "trials");
-  private static final List<String> VARIANTS = List.of("grpc", "grpc #2", "grpc +3000us");
+  private static final List<String> VARIANTS = List.of("grpc", "grpc #2", "grpc +20000us");
 
   @Test
   void roundsOfShuffledVariantsGiveIntervalsAndVerdicts() throws Exception {
     GatlingProcess.Result run = GatlingProcess.run("RpcShootout", Map.of("frameworks", "grpc",
-        "serverDelayUs", "0,0,3000", "levels", "1", "repeat", "3", "seed", "5", "duration", "2", "warmup", "2"),
+        "serverDelayUs", "0,0,20000", "levels", "1", "repeat", "3", "seed", "5", "duration", "2", "warmup", "2"),
         RESULTS, Duration.ofMinutes(5));
     assertEquals(0, run.exitCode(), run.output());
     assertTrue(run.output().contains("trials: 3 of each level, in rounds of every variant shuffled with -Dseed=5"),
@@ -37,7 +37,7 @@ class ShootoutTrialsIT {
     // Every trial of every variant was measured, once, in rounds: each round ends before the next starts.
     List<String> order = new ArrayList<>();
     JsonNode summary = run.summary(); // counts cross-checked with simulation.log
-    Pattern trial = Pattern.compile("^(grpc(?: #2| \\+3000us)?) echo 1 clients \\(async\\) trial (\\d)$");
+    Pattern trial = Pattern.compile("^(grpc(?: #2| \\+20000us)?) echo 1 clients \\(async\\) trial (\\d)$");
     summary.get("requests").fields().forEachRemaining(e -> {
       Matcher n = trial.matcher(e.getKey());
       if (n.matches()) {
@@ -68,8 +68,9 @@ class ShootoutTrialsIT {
     JsonNode ratio = aa.get("throughputRatio");
     assertTrue(ratio.get("lo").asDouble() <= ratio.get("mid").asDouble()
         && ratio.get("mid").asDouble() <= ratio.get("hi").asDouble(), aa.toString());
-    // 3 ms more per call at 1 client: a small fraction of the calls, in every round.
-    JsonNode slowed = pair(comparison, "grpc", "grpc +3000us");
+    // 20 ms more per call at 1 client: fewer calls in every round even on a saturated machine (3 ms was
+    // inside the noise of a saturated CI, where a call without the delay took 4.6 ms at the median).
+    JsonNode slowed = pair(comparison, "grpc", "grpc +20000us");
     assertEquals("slower", slowed.get("throughputVerdict").asText(), slowed.toString());
     assertTrue(slowed.get("throughputRatio").get("hi").asDouble() < 1, slowed.toString());
     assertEquals("slower", slowed.get("p50Verdict").asText(), slowed.toString());
