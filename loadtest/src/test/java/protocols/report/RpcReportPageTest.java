@@ -106,12 +106,7 @@ class RpcReportPageTest {
     }
     assertTrue(!page.contains("every measured level at steady state"), "nor claims they were steady");
     String chart = page.substring(page.indexOf("aria-label=\"Calls/s over each level"));
-    Matcher line = Pattern.compile("data-series=\"5 clients\" data-values=\"([^\"]*)\"").matcher(chart);
-    assertTrue(line.find(), "the level's line");
-    Map<Double, Double> points = new java.util.TreeMap<>();
-    for (String p : line.group(1).split(" ")) {
-      points.put(Double.parseDouble(p.split(":")[0]), Double.parseDouble(p.split(":")[1]));
-    }
+    Map<Double, Double> points = levelLine(chart);
     assertEquals(100, points.get(4.5), 1, "down: one attempt per 10 ms, drawn");
     assertEquals(1_000, points.get(7.5), 1, "back, in the fault window: drawn");
     assertEquals(1_000, points.get(1.5), 1);
@@ -126,6 +121,14 @@ class RpcReportPageTest {
     RunAnalysis a = RunAnalysis.of(rows, Optional.empty(), List.of());
     String page = RpcReportPage.render("t", rows, List.of(), a, RunInfo.ofRun(List.of(), false, RunInfo.Injector.ALONE, 0, "run",
         Map.of(), List.of(), List.of()), false, null);
+    Map<Double, Double> points = levelLine(page);
+    assertEquals(100, points.get(4.5), 1, "down: drawn");
+    assertEquals(1_000, points.get(18.5), 1, "back, to the window's last full second: " + points);
+    assertFalse(points.containsKey(20.5), "nor past its last send");
+  }
+
+  /** The 5-client level's line on the first throughput chart of {@code page}: calls/s by second. */
+  private static Map<Double, Double> levelLine(String page) {
     String chart = page.substring(page.indexOf("aria-label=\"Calls/s over each level"));
     Matcher line = Pattern.compile("data-series=\"5 clients\" data-values=\"([^\"]*)\"").matcher(chart);
     assertTrue(line.find(), "the level's line");
@@ -133,8 +136,6 @@ class RpcReportPageTest {
     for (String p : line.group(1).split(" ")) {
       points.put(Double.parseDouble(p.split(":")[0]), Double.parseDouble(p.split(":")[1]));
     }
-    assertEquals(100, points.get(4.5), 1, "down: drawn");
-    assertEquals(1_000, points.get(18.5), 1, "back, to the window's last full second: " + line.group(1));
-    assertFalse(points.containsKey(20.5), "nor past its last send");
+    return points;
   }
 }
