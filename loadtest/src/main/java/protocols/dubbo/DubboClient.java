@@ -44,6 +44,8 @@ public final class DubboClient implements RpcClient {
   }
 
   static final int RECONNECT_MILLIS = 1_000;
+  /** Dubbo's own connect.timeout default: the least a connection may take, whatever the call timeout. */
+  private static final long DEFAULT_CONNECT_MILLIS = 3_000;
   /** How long a reference waits to connect to its registry before it fails. */
   static final int REGISTRY_TIMEOUT_MILLIS = 5_000;
   private static final Pattern TOO_LARGE = Pattern.compile("Data length too large: (\\d+), max payload: (\\d+)");
@@ -278,6 +280,10 @@ public final class DubboClient implements RpcClient {
     // A lost connection is retried every max(least-reconnect-duration, heartbeat) ms, by default
     // every 60 s: a restarted server went unused for 45-50 s. Retry every second instead.
     parameters.put("heartbeat", Integer.toString(RECONNECT_MILLIS));
+    // Triple's connect waits for the server's HTTP/2 preface within connect.timeout (3 s by default):
+    // a fresh server JVM on a saturated machine took longer, and the first call failed before its timeout.
+    parameters.put("connect.timeout", Long.toString(Math.max(DEFAULT_CONNECT_MILLIS,
+        Math.min(Integer.MAX_VALUE, settings.timeoutMillis()))));
     parameters.put("dubbo.application.least-reconnect-duration", Integer.toString(RECONNECT_MILLIS));
     if (settings.viaRegistry().isPresent()) {
       Registry registry = settings.viaRegistry().get();
