@@ -282,8 +282,11 @@ public final class DubboClient implements RpcClient {
     parameters.put("heartbeat", Integer.toString(RECONNECT_MILLIS));
     // Triple's connect waits for the server's HTTP/2 preface within connect.timeout (3 s by default):
     // a fresh server JVM on a saturated machine took longer, and the first call failed before its timeout.
-    parameters.put("connect.timeout", Long.toString(Math.max(DEFAULT_CONNECT_MILLIS,
-        Math.min(Integer.MAX_VALUE, settings.timeoutMillis()))));
+    // Not over TLS: a refused handshake does not end that wait, so a bad certificate would wait it whole.
+    if (settings.tls() == null) {
+      parameters.put("connect.timeout", Long.toString(Math.max(DEFAULT_CONNECT_MILLIS,
+          Math.min(Integer.MAX_VALUE, settings.timeoutMillis()))));
+    }
     parameters.put("dubbo.application.least-reconnect-duration", Integer.toString(RECONNECT_MILLIS));
     if (settings.viaRegistry().isPresent()) {
       Registry registry = settings.viaRegistry().get();
