@@ -37,6 +37,7 @@ class ShootoutTrialsIT {
     // Every trial of every variant was measured, once, in rounds: each round ends before the next starts.
     List<String> order = new ArrayList<>();
     JsonNode summary = run.summary(); // counts cross-checked with simulation.log
+    assertEquals("5", summary.get("run").get("settings").path("seed").asText(), "the seed in the summary");
     Pattern trial = Pattern.compile("^(grpc(?: #2| \\+20000us)?) echo 1 clients \\(async\\) trial (\\d)$");
     summary.get("requests").fields().forEachRemaining(e -> {
       Matcher n = trial.matcher(e.getKey());

@@ -208,7 +208,7 @@ public final class LoadParams {
    */
   public static final List<String> LOAD_SETTINGS = List.of("levels", "rates", "duration", "calls", "warmup", "warmupMax", "settle",
       "mode", "timeout", "syncThreads", "connections", "orderNameChars", "maxMessageBytes", "maxInFlight", "rateStart",
-      "autoLevels", "ramp", "koPauseMillis", "maxKoPercent", "serverDelayUs", "repeat");
+      "autoLevels", "ramp", "koPauseMillis", "maxKoPercent", "serverDelayUs", "repeat", "seed");
 
   /** The given values of {@link #LOAD_SETTINGS}. */
   public Map<String, String> loadSettings() {

@@ -7,6 +7,9 @@ import com.fasterxml.jackson.annotation.JsonValue;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.Set;
+import protocols.stats.Interval;
+import protocols.stats.Verdict;
 
 /**
  * A framework run two ways in one shootout, against the same levels: directly and through its registry
@@ -46,7 +49,7 @@ public record TwoWays(Contrast contrast, String baseline, String variant, String
    */
   @JsonPropertyOrder({"contrast", "framework", "variantLabel", "mode", "clients"})
   public record Row(@JsonIgnore Comparison.Row baseline, @JsonIgnore Comparison.Row variant, Contrast contrast,
-                    String variantLabel) {
+                    String variantLabel, @JsonIgnore Comparison.Pair pair) {
     @JsonProperty
     public String framework() {
       return baseline.framework();
@@ -76,6 +79,34 @@ public record TwoWays(Contrast contrast, String baseline, String variant, String
     @JsonProperty
     public Double variantVsBaseline() {
       return baseline.throughput() > 0 ? variant.throughput() / baseline.throughput() : null;
+    }
+
+    /**
+     * The variant's calls/s over the baseline's with its 95% interval, as the run's pair of the two gives it
+     * (paired over trials, or from one trial's 1-second windows: its method says which); null without one.
+     */
+    @JsonProperty
+    public Interval variantVsBaselineInterval() {
+      if (pair == null || Double.isNaN(pair.throughputRatio().lo()) || Double.isNaN(pair.throughputRatio().hi())) {
+        return null;
+      }
+      Interval r = pair.throughputRatio();
+      return variantIsCandidate() ? r : new Interval(1 / r.hi(), 1 / r.mid(), 1 / r.lo(), r.method());
+    }
+
+    /** The word that interval supports for the variant: faster, slower, no difference shown or not judged. */
+    @JsonProperty
+    public Verdict verdict() {
+      if (pair == null) {
+        return null;
+      }
+      Verdict v = pair.throughputVerdict();
+      return variantIsCandidate() ? v : v == Verdict.FASTER ? Verdict.SLOWER : v == Verdict.SLOWER ? Verdict.FASTER : v;
+    }
+
+    /** Whether the pair has the variant as its candidate (it ran second), not as its baseline. */
+    private boolean variantIsCandidate() {
+      return pair.candidate().equals(variant.framework());
     }
 
     @JsonProperty
@@ -124,15 +155,21 @@ public record TwoWays(Contrast contrast, String baseline, String variant, String
     }
   }
 
-  /** Each pair's closed levels that both ways reached, in the rows' order. */
-  public static List<Row> rows(List<TwoWays> pairs, List<Comparison.Row> rows) {
+  /**
+   * Each pair's closed levels that both ways reached, in the rows' order, each with the run's pair of
+   * the two levels ({@code compared}: its ratio's interval and verdict) where there is one.
+   */
+  public static List<Row> rows(List<TwoWays> pairs, List<Comparison.Row> rows, List<Comparison.Pair> compared) {
     List<Row> out = new ArrayList<>();
     for (TwoWays pair : pairs) {
       for (Comparison.Row base : rows) {
         if (base.level().framework().equals(pair.baseline())) {
           rows.stream().filter(r -> r.level().framework().equals(pair.variant())
                   && r.level().mode() == base.level().mode() && r.clients() == base.clients()).findFirst()
-              .ifPresent(v -> out.add(new Row(base, v, pair.contrast(), pair.variantLabel())));
+              .ifPresent(v -> out.add(new Row(base, v, pair.contrast(), pair.variantLabel(), compared.stream()
+                  .filter(c -> c.clients() == base.clients() && c.mode().equals(base.mode())
+                      && Set.of(c.baseline(), c.candidate()).equals(Set.of(pair.baseline(), pair.variant())))
+                  .findFirst().orElse(null))));
         }
       }
     }
@@ -148,15 +185,20 @@ public record TwoWays(Contrast contrast, String baseline, String variant, String
     String base = contrast.baselineColumn;
     String var = contrast.variantColumn;
     StringBuilder sb = new StringBuilder(String.format(Locale.ROOT, "%n%s (µs; CPU per call of the injector and of"
-        + " the server)%n%-9s %-10s %-8s %7s %9s %9s %7s %9s %9s %9s %9s %7s %7s %7s %7s%n", contrast.heading,
-        "framework", var, "mode", "clients", base + "/s", var + "/s", var + "/" + base,
+        + " the server; the ratio's 95%% interval and what it supports)%n%-9s %-10s %-8s %7s %9s %9s %7s %-14s %-19s"
+        + " %9s %9s %9s %9s %7s %7s %7s %7s%n", contrast.heading,
+        "framework", var, "mode", "clients", base + "/s", var + "/s", var + "/" + base, "interval", "verdict",
         "p50 " + base, "p50 " + var, "p99 " + base, "p99 " + var, "inj " + base, "inj " + var, "srv " + base,
         "srv " + var));
     for (Row r : rows) {
       if (r.contrast() == contrast) {
-        sb.append(String.format(Locale.ROOT, "%-9s %-10s %-8s %7d %9.0f %9.0f %7s %9d %9d %9d %9d %7s %7s %7s %7s%n",
+        Interval i = r.variantVsBaselineInterval();
+        sb.append(String.format(Locale.ROOT,
+            "%-9s %-10s %-8s %7d %9.0f %9.0f %7s %-14s %-19s %9d %9d %9d %9d %7s %7s %7s %7s%n",
             r.framework(), r.variantLabel(), r.mode(), r.clients(), r.baselineThroughput(), r.variantThroughput(),
-            Comparison.optional(r.variantVsBaseline(), 2), r.baselineP50(), r.variantP50(), r.baselineP99(),
+            Comparison.optional(r.variantVsBaseline(), 2), i == null ? "-"
+                : String.format(Locale.ROOT, "[%.2f, %.2f]", i.lo(), i.hi()),
+            r.verdict() == null ? "-" : r.verdict().label(), r.baselineP50(), r.variantP50(), r.baselineP99(),
             r.variantP99(), Comparison.optional(r.baselineInjectorCpuPerCall(), 1),
             Comparison.optional(r.variantInjectorCpuPerCall(), 1), Comparison.optional(r.baselineServerCpuPerCall(), 1),
             Comparison.optional(r.variantServerCpuPerCall(), 1)));

@@ -168,7 +168,7 @@ public final class ComparisonReport implements SummaryListener {
     versions.putAll(frameworkVersions);
     List<Comparison.RateRow> rateRows = rateRows(requests, analysis);
     List<Comparison.Capacity> capacities = Comparison.capacities(rateRows);
-    List<TwoWays.Row> twoWaysRows = TwoWays.rows(twoWays, rows);
+    List<TwoWays.Row> twoWaysRows = TwoWays.rows(twoWays, rows, pairs);
     List<Comparison.ProfileRow> profileRows = profileRows(requests);
     new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT).writeValue(folder.resolve(JSON).toFile(),
         new File(Pages.now(), interrupted, warnings, "microseconds", ceiling, machine, versions, parameters,

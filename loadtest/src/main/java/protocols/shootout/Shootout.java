@@ -45,7 +45,7 @@ public final class Shootout {
       "syncThreads", "connections", "orderNameChars", "maxMessageBytes", "koPauseMillis");
   /** The load settings that are not the plain driver's: open-model levels and ramps are refused with it. */
   static final java.util.Set<String> NOT_FOR_PLAIN = java.util.Set.of(
-      "rates", "maxInFlight", "rateStart", "autoLevels", "ramp", "repeat", // refused with -Dplain=true
+      "rates", "maxInFlight", "rateStart", "autoLevels", "ramp", "repeat", "seed", // refused with -Dplain=true; the seed only orders trials
       "mode", // set per plain-driver JVM
       "maxKoPercent", // Gatling's assertion; the plain driver's KOs are in its summary
       "serverDelayUs"); // the embedded servers', not a client's
@@ -120,7 +120,8 @@ public final class Shootout {
             + " -Dtarget.<framework> (or give one delay)");
       });
     }
-    run = new LabRun(params);
+    // The seed in the run's settings (rpc-summary.json), also when it came from the clock: the order can be run again.
+    run = new LabRun(trials.repeated() ? params.with("seed", Long.toString(trials.seed())) : params);
     if (comparesTls) { // what each framework's TLS client needs JVM-wide, before the first TLS client of any
       frameworks.forEach(f -> EchoRun.orExit(() -> {
         f.protocol(params).beforeTlsClients();

@@ -137,7 +137,7 @@ class ComparisonReportTest {
         stats(Level.closed("dubbo via zookeeper", 1, InvocationMode.ASYNC), 900, 900),
         stats(Level.closed("dubbo via zookeeper", 5, InvocationMode.ASYNC), 3000, 3000),
         stats(Level.closed("netty", 1, InvocationMode.ASYNC), 5000, 5000));
-    List<TwoWays.Row> rows = TwoWays.rows(List.of(pair), report.rows(all));
+    List<TwoWays.Row> rows = TwoWays.rows(List.of(pair), report.rows(all), List.of());
     assertEquals(List.of(1, 5), rows.stream().map(TwoWays.Row::clients).toList());
     assertEquals(0.9, rows.get(0).variantVsBaseline(), 0.01);
     assertEquals(0.75, rows.get(1).variantVsBaseline(), 0.01);
@@ -168,7 +168,7 @@ class ComparisonReportTest {
     List<Comparison.Row> all2 = report.rows(all);
     assertEquals(0.2, all2.get(0).ceilingRatio(), 0.01, "plaintext against the plaintext ceiling");
     assertEquals(0.2, all2.get(2).ceilingRatio(), 0.01, "TLS against the ceiling over TLS");
-    List<TwoWays.Row> rows = TwoWays.rows(List.of(pair), all2);
+    List<TwoWays.Row> rows = TwoWays.rows(List.of(pair), all2, List.of());
     assertEquals(List.of(1, 5), rows.stream().map(TwoWays.Row::clients).toList());
     assertEquals(0.8, rows.get(0).variantVsBaseline(), 0.01);
     assertEquals(0.5, rows.get(1).variantVsBaseline(), 0.01);
@@ -188,6 +188,47 @@ class ComparisonReportTest {
     assertTrue(json.contains("\"contrast\" : \"tls\"") && json.contains("\"variantVsBaseline\" : 0.5")
         && json.contains("\"variantFirstCallMillis\" : 180"), json);
     assertFalse(html.contains("id=\"discovery\""), "no discovery table without a discovery pair");
+  }
+
+  /**
+   * TLS run first ({@code -Dtls=true,false}) in three rounds at half plaintext's calls/s: the TLS row's
+   * interval and verdict are its pair's, turned round to read TLS over plaintext, on the console, the
+   * page and in comparison.json.
+   */
+  @Test
+  void aTwoWaysRowCarriesItsPairsIntervalAndVerdictReadAsVariantOverBaseline(@TempDir Path dir) throws Exception {
+    TwoWays pair = new TwoWays(TwoWays.Contrast.TLS, "grpc", "grpc tls", "tls", 120, 180);
+    List<String> variants = List.of("grpc tls", "grpc");
+    ComparisonReport report = new ComparisonReport(variants, Map.of(), List.of(InvocationMode.ASYNC), List.of(1),
+        "netty", Map.of(), Map.of(), List.of(pair), Map.of(), 11);
+    List<RequestStats> all = new java.util.ArrayList<>();
+    double[] rounds = {1000, 1100, 900};
+    for (int t = 1; t <= 3; t++) {
+      all.add(stats(Level.closed("grpc tls", 1, InvocationMode.ASYNC).trial(t), (long) (rounds[t - 1] * 0.5 * 3),
+          rounds[t - 1] * 0.5));
+      all.add(stats(Level.closed("grpc", 1, InvocationMode.ASYNC).trial(t), (long) rounds[t - 1] * 3, rounds[t - 1]));
+    }
+    List<Comparison.Pair> pairs = new TrialComparison(all, 11).pairs(variants, List.of(InvocationMode.ASYNC),
+        List.of(1));
+    assertEquals("grpc tls", pairs.get(0).baseline(), "TLS ran first: the pair's baseline");
+    TwoWays.Row row = TwoWays.rows(List.of(pair), report.rows(all), pairs).get(0);
+    assertEquals(protocols.stats.Verdict.FASTER, pairs.get(0).throughputVerdict(), "plaintext over TLS");
+    assertEquals(0.5, row.variantVsBaselineInterval().mid(), 0.02, "TLS over plaintext, not the pair's 2");
+    assertTrue(row.variantVsBaselineInterval().hi() < 1, row.variantVsBaselineInterval().toString());
+    assertEquals(protocols.stats.Verdict.SLOWER, row.verdict(), "TLS, read as the variant");
+    assertTrue(TwoWays.table(TwoWays.Contrast.TLS, List.of(pair), List.of(row)).lines()
+        .anyMatch(l -> l.startsWith("grpc ") && l.contains("[0.") && l.contains("slower")));
+
+    report.written(dir, all, RunAnalysis.of(all, Optional.empty(), List.of()), false);
+    String html = Files.readString(dir.resolve(ComparisonReport.HTML));
+    java.util.regex.Matcher cell = java.util.regex.Pattern.compile("data-tls=\"grpc\".*?<td class=\"interval\">"
+        + "\\[([0-9.]+), ([0-9.]+)\\]</td><td class=\"verdict t\">([^<]+)</td>").matcher(html);
+    assertTrue(cell.find(), "the TLS row's interval and verdict on the page");
+    assertTrue(Double.parseDouble(cell.group(2)) < 1 && Double.parseDouble(cell.group(1)) > 0.4, cell.group());
+    assertEquals("slower", cell.group(3));
+    String json = Files.readString(dir.resolve(ComparisonReport.JSON));
+    assertTrue(json.contains("\"variantVsBaselineInterval\"") && json.contains("\"verdict\" : \"slower\""),
+        json);
   }
 
   /**
