@@ -36,7 +36,7 @@ public final class Comparison {
   public record Row(@JsonIgnore Level level, long callsPerClient, long totalCalls, double seconds, double throughput,
                     long ko, Long p50, Long p99, Long p999, Double ceilingRatio, Double plainThroughput,
                     Double gatlingVsPlain, String plainFlag, Double gatlingCpuPerCall, Double plainCpuPerCall,
-                    Double serverCpuPerCall, Spread spread) {
+                    Double serverCpuPerCall, Spread spread, Interval gatlingVsPlainInterval) {
     @JsonProperty
     public String framework() {
       return level.framework();
@@ -213,12 +213,14 @@ public final class Comparison {
   public static String efficiencyTable(List<Row> rows) {
     StringBuilder sb = new StringBuilder(String.format(Locale.ROOT,
         "%nHarness efficiency (Gatling against the plain driver; CPU in µs per call of the driving JVM)%n"
-            + "%-9s %-8s %7s %11s %11s %8s %9s %9s %9s%n", "framework", "mode", "clients", "Gatling/s", "plain/s",
-        "G/plain", "G CPU", "plain CPU", "harness"));
+            + "%-9s %-8s %7s %11s %11s %8s %-14s %9s %9s %9s%n", "framework", "mode", "clients", "Gatling/s", "plain/s",
+        "G/plain", "95% interval", "G CPU", "plain CPU", "harness"));
     for (Row r : rows) {
-      sb.append(String.format(Locale.ROOT, "%-9s %-8s %7d %11.0f %11s %8s %9s %9s %9s%n", r.framework(),
+      Interval i = r.plainFlag() != null ? null : r.gatlingVsPlainInterval();
+      sb.append(String.format(Locale.ROOT, "%-9s %-8s %7d %11.0f %11s %8s %-14s %9s %9s %9s%n", r.framework(),
           r.mode(), r.clients(), r.throughput(), optional(r.plainThroughput(), 0),
-          r.plainFlag() != null ? "flagged" : optional(r.gatlingVsPlain(), 2), optional(r.gatlingCpuPerCall(), 1),
+          r.plainFlag() != null ? "flagged" : optional(r.gatlingVsPlain(), 2),
+          i == null ? "" : String.format(Locale.ROOT, "[%.2f, %.2f]", i.lo(), i.hi()), optional(r.gatlingCpuPerCall(), 1),
           optional(r.plainCpuPerCall(), 1), optional(r.harnessCpuPerCall(), 1)));
     }
     return sb.toString();

@@ -15,6 +15,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.function.Function;
+import protocols.compare.Compare;
 import protocols.load.RunAnalysis;
 import protocols.load.SummaryListener;
 import protocols.report.Comparison;
@@ -24,6 +25,8 @@ import protocols.report.Pages;
 import protocols.report.RpcReportPage;
 import protocols.rpc.InvocationMode;
 import protocols.stats.CpuSampler;
+import protocols.stats.Interval;
+import protocols.stats.Intervals;
 import protocols.stats.Level;
 import protocols.stats.OpenStats;
 import protocols.stats.RequestStats;
@@ -266,11 +269,22 @@ public final class ComparisonReport implements SummaryListener {
           rows.add(new Comparison.Row(level, calls / clients, calls,
               ts.stream().mapToDouble(RequestStats::durationSeconds).sum(), served,
               ts.stream().mapToLong(RequestStats::ko).sum(), p50, p99, s.hasOkCalls() ? s.p999() : null, ceilingRatio,
-              plainThroughput, vsPlain, flag, gatlingCpu, plainCpu.get(plainLevel.name()), serverCpu, spread));
+              plainThroughput, vsPlain, flag, gatlingCpu, plainCpu.get(plainLevel.name()), serverCpu, spread,
+              vsPlain == null ? null : overPlain(s, pl)));
         }
       }
     }
     return rows;
+  }
+
+  /**
+   * Gatling's calls/s over the plain driver's with a 95% interval from the two levels' 1-second windows
+   * (each is measured once); null where either has too few windows.
+   */
+  private static Interval overPlain(RequestStats gatling, RequestStats plain) {
+    Interval r = Intervals.ratio(Intervals.ofWindows(Compare.Figure.CALLS_PER_SECOND.windows(plain)),
+        Intervals.ofWindows(Compare.Figure.CALLS_PER_SECOND.windows(gatling)));
+    return Double.isNaN(r.lo()) || Double.isNaN(r.hi()) ? null : r;
   }
 
   private static Map<Level, RequestStats> byLevel(List<RequestStats> requests) {

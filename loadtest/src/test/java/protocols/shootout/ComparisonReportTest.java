@@ -100,6 +100,42 @@ class ComparisonReportTest {
     assertEquals(500, row.gatlingCpuPerCall(), 5, "0.5 cores over 1,000 OK calls/s");
   }
 
+  /** Calls at {@code perSecond[i]} calls/s in second i, 1 ms each: a level whose seconds differ a little. */
+  private static void seconds(LatencyRecorder r, String name, int... perSecond) {
+    for (int s = 0; s < perSecond.length; s++) {
+      long gap = 1_000_000_000L / perSecond[s];
+      for (int i = 0; i < perSecond[s]; i++) {
+        long t = s * 1_000_000_000L + i * gap;
+        r.record(name, t, t + 1_000_000L, true);
+      }
+    }
+  }
+
+  /** Gatling / plain gets a 95% interval from the two levels' seconds (each measured once), on the page and the console. */
+  @Test
+  void gatlingOverThePlainDriverHasAnIntervalFromBothLevelsSeconds(@TempDir Path dir) throws Exception {
+    Path plain = dir.resolve("plain-dubbo-async.json");
+    LatencyRecorder plainRecorder = new LatencyRecorder();
+    seconds(plainRecorder, "echo 5 clients (async)", 5000, 5200, 4800, 5100, 4900);
+    writePlain(plain, plainRecorder);
+    ComparisonReport report = new ComparisonReport(List.of("dubbo"), Map.of(), List.of(InvocationMode.ASYNC),
+        List.of(5), "netty", Map.of(), Map.of("dubbo async", plain), List.of());
+    Level level = Level.closed("dubbo", 5, InvocationMode.ASYNC);
+    LatencyRecorder gatling = new LatencyRecorder();
+    gatling.describe(level.name(), level);
+    seconds(gatling, level.name(), 4000, 4100, 3900, 4050, 3950);
+    List<RequestStats> all = gatling.snapshot();
+    Comparison.Row row = report.rows(all).get(0);
+    assertEquals(0.8, row.gatlingVsPlain(), 0.02);
+    protocols.stats.Interval i = row.gatlingVsPlainInterval();
+    assertTrue(i != null && i.lo() < 0.8 && i.hi() > 0.8 && i.hi() < 0.9, String.valueOf(i));
+    assertTrue(Comparison.efficiencyTable(List.of(row)).contains(String.format(java.util.Locale.ROOT, "[%.2f, %.2f]",
+        i.lo(), i.hi())), Comparison.efficiencyTable(List.of(row)));
+    report.written(dir, all, RunAnalysis.of(all, Optional.empty(), List.of()), false);
+    assertTrue(Files.readString(dir.resolve(ComparisonReport.HTML)).contains(String.format(java.util.Locale.ROOT,
+        "[%.2f, %.2f]</small>", i.lo(), i.hi())), "the interval under Gatling / plain on the page");
+  }
+
   @Test
   void aPlainDriverThatMeasuredNothingIsFlaggedNotDividedBy(@TempDir Path dir) throws Exception {
     // As seen on a busy machine: the plain driver made 2 calls at 1 client, so Gatling / plain read 185.99.
