@@ -61,9 +61,11 @@ public final class RpcReportPage {
     if (run.settles() != null) {
       run.settles().forEach(s -> settles.put(s.request(), s));
     }
-    for (RequestStats r : requests) {
+    for (RequestStats r : trialsTogether(requests)) {
       RunAnalysis.Assessment a = analysis.level(r.name()).orElse(null);
       Map<String, Object> row = new HashMap<>();
+      // The rounds interleaved the trials: when this one ran (0: not a trial).
+      row.put("ran", r.level() != null && r.level().trial() > 0 ? requests.indexOf(r) + 1 : 0);
       row.put("settle", settles.get(r.name()));
       row.put("stats", r);
       row.put("assessment", a);
@@ -165,5 +167,19 @@ public final class RpcReportPage {
       i++;
     }
     return out;
+  }
+
+  /**
+   * The requests in the order they ran, but each level's trials together, in trial order, where its
+   * first trial ran: the shootout interleaves them in rounds.
+   */
+  static List<RequestStats> trialsTogether(List<RequestStats> requests) {
+    Map<Object, List<RequestStats>> groups = new java.util.LinkedHashMap<>();
+    for (RequestStats r : requests) {
+      Object key = r.level() != null && r.level().trial() > 0 ? r.level().overTrials() : r.name();
+      groups.computeIfAbsent(key, k -> new ArrayList<>()).add(r);
+    }
+    return groups.values().stream().flatMap(g -> g.stream()
+        .sorted(java.util.Comparator.comparingInt(r -> r.level() == null ? 0 : r.level().trial()))).toList();
   }
 }

@@ -17,6 +17,7 @@ import org.junit.jupiter.api.io.TempDir;
 import protocols.load.RunAnalysis;
 import protocols.stats.FaultedLevel;
 import protocols.stats.LatencyRecorder;
+import protocols.stats.Level;
 import protocols.stats.RequestStats;
 import protocols.stats.RunInfo;
 import protocols.stats.Summaries;
@@ -89,6 +90,34 @@ class RpcReportPageTest {
     assertTrue(watch.find() && watch.group().contains("not an echo"), "watch has no round trips");
     assertTrue(page.contains("<td class=\"lag-p99\">900</td>"), "the paced chat's send lag p99");
     assertTrue(watch.group().contains("not paced"), "watch was not paced");
+  }
+
+  /** Rounds interleave a level's trials; the Levels table puts them together and says when each ran. */
+  @Test
+  void aLevelsTrialsAreListedTogetherWithWhenEachRan() {
+    LatencyRecorder r = new LatencyRecorder();
+    List<String> ran = new java.util.ArrayList<>();
+    for (int t = 1; t <= 3; t++) {
+      for (String variant : t == 2 ? List.of("grpc #2", "grpc") : List.of("grpc", "grpc #2")) {
+        Level level = Level.closed(variant, 1, protocols.rpc.InvocationMode.ASYNC).trial(t);
+        r.describe(level.name(), level);
+        r.record(level.name(), 0, 1_000_000L, true);
+        ran.add(level.name());
+      }
+    }
+    List<RequestStats> rows = r.snapshot();
+    RunAnalysis a = RunAnalysis.of(rows, Optional.empty(), List.of());
+    String page = RpcReportPage.render("t", rows, List.of(), a, RunInfo.ofRun(List.of(), false,
+        RunInfo.Injector.ALONE, 0, "run", Map.of(), List.of(), List.of()), false, null);
+    Matcher row = Pattern.compile("<tr data-request=\"([^\"]+)\".*?class=\"muted ran\">ran (\\d+) of 6<").matcher(page);
+    List<String> listed = new java.util.ArrayList<>();
+    while (row.find()) {
+      listed.add(row.group(1));
+      assertEquals(ran.indexOf(row.group(1)) + 1, Integer.parseInt(row.group(2)), row.group(1));
+    }
+    assertEquals(List.of("grpc echo 1 clients (async) trial 1", "grpc echo 1 clients (async) trial 2",
+        "grpc echo 1 clients (async) trial 3", "grpc #2 echo 1 clients (async) trial 1",
+        "grpc #2 echo 1 clients (async) trial 2", "grpc #2 echo 1 clients (async) trial 3"), listed);
   }
 
   @Test
