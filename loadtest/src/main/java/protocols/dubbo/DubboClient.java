@@ -46,6 +46,7 @@ public final class DubboClient implements RpcClient {
   static final int RECONNECT_MILLIS = 1_000;
   /** Dubbo's own connect.timeout default: the least a connection may take, whatever the call timeout. */
   private static final long DEFAULT_CONNECT_MILLIS = 3_000;
+  private static final long MAX_TLS_CONNECT_MILLIS = 10_000;
   /** How long a reference waits to connect to its registry before it fails. */
   static final int REGISTRY_TIMEOUT_MILLIS = 5_000;
   private static final Pattern TOO_LARGE = Pattern.compile("Data length too large: (\\d+), max payload: (\\d+)");
@@ -280,13 +281,13 @@ public final class DubboClient implements RpcClient {
     // A lost connection is retried every max(least-reconnect-duration, heartbeat) ms, by default
     // every 60 s: a restarted server went unused for 45-50 s. Retry every second instead.
     parameters.put("heartbeat", Integer.toString(RECONNECT_MILLIS));
-    // Triple's connect waits for the server's HTTP/2 preface within connect.timeout (3 s by default):
-    // a fresh server JVM on a saturated machine took longer, and the first call failed before its timeout.
-    // Not over TLS: a refused handshake does not end that wait, so a bad certificate would wait it whole.
-    if (settings.tls() == null) {
-      parameters.put("connect.timeout", Long.toString(Math.max(DEFAULT_CONNECT_MILLIS,
-          Math.min(Integer.MAX_VALUE, settings.timeoutMillis()))));
-    }
+    // Triple's connect waits for the server's HTTP/2 preface (after the TLS handshake) within connect.timeout,
+    // 3 s by default: a fresh server on a saturated machine took longer, plaintext and over TLS, and the first
+    // call failed before its own timeout. Over TLS at most 10 s: a refused handshake does not end that wait,
+    // so a bad certificate waits it whole (the probe's 40 s would be 40 s per bad certificate).
+    long connectMillis = Math.max(DEFAULT_CONNECT_MILLIS, Math.min(Integer.MAX_VALUE, settings.timeoutMillis()));
+    parameters.put("connect.timeout", Long.toString(settings.tls() == null ? connectMillis
+        : Math.min(connectMillis, MAX_TLS_CONNECT_MILLIS)));
     parameters.put("dubbo.application.least-reconnect-duration", Integer.toString(RECONNECT_MILLIS));
     if (settings.viaRegistry().isPresent()) {
       Registry registry = settings.viaRegistry().get();
