@@ -281,6 +281,11 @@ public final class DubboClient implements RpcClient {
     // A lost connection is retried every max(least-reconnect-duration, heartbeat) ms, by default
     // every 60 s: a restarted server went unused for 45-50 s. Retry every second instead.
     parameters.put("heartbeat", Integer.toString(RECONNECT_MILLIS));
+    // A connection that has read nothing for heartbeat.timeout (3 heartbeats by default: 3 s) is closed and
+    // made again, a first call still waiting on it (behind a slow TLS handshake, or to a cold server) and
+    // all: "SSLEngine closed already", "Channel ... is inactive". Wait at least the call's own timeout.
+    parameters.put("heartbeat.timeout", Long.toString(Math.max(3L * RECONNECT_MILLIS,
+        Math.min(Integer.MAX_VALUE - RECONNECT_MILLIS, settings.timeoutMillis()) + RECONNECT_MILLIS)));
     // Triple's connect waits for the server's HTTP/2 preface (after the TLS handshake) within connect.timeout,
     // 3 s by default: a fresh server on a saturated machine took longer, plaintext and over TLS, and the first
     // call failed before its own timeout. Over TLS at most 10 s: a refused handshake does not end that wait,
