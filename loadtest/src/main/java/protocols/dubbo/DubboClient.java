@@ -13,9 +13,6 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import org.apache.dubbo.config.ApplicationConfig;
-import org.apache.dubbo.config.SslConfig;
-import protocols.rpc.NettyTls;
-import protocols.rpc.Tls;
 import org.apache.dubbo.config.MethodConfig;
 import org.apache.dubbo.config.ReferenceConfig;
 import org.apache.dubbo.config.RegistryConfig;
@@ -43,10 +40,6 @@ public final class DubboClient implements RpcClient {
     }
   }
 
-  static final int RECONNECT_MILLIS = 1_000;
-  /** Dubbo's own connect.timeout default: the least a connection may take, whatever the call timeout. */
-  private static final long DEFAULT_CONNECT_MILLIS = 3_000;
-  private static final long MAX_TLS_CONNECT_MILLIS = 10_000;
   /** How long a reference waits to connect to its registry before it fails. */
   static final int REGISTRY_TIMEOUT_MILLIS = 5_000;
   private static final Pattern TOO_LARGE = Pattern.compile("Data length too large: (\\d+), max payload: (\\d+)");
@@ -92,87 +85,15 @@ public final class DubboClient implements RpcClient {
     application.setShutwait("0");
     bootstrap = DubboBootstrap.newInstance();
     if (settings.tls() != null) {
-      allowEnginesWithoutHost();
+      DubboTls.allowEnginesWithoutHost();
       try {
         tlsFolder = Files.createTempDirectory("dubbo-tls-");
       } catch (IOException e) {
         throw new IllegalStateException("no temporary folder for Dubbo's PEM files: " + e.getMessage(), e);
       }
-      bootstrap.ssl(sslConfig(settings.tls(), tlsFolder));
+      bootstrap.ssl(DubboTls.sslConfig(settings.tls(), tlsFolder));
     }
     bootstrap.application(application).start();
-  }
-
-  /**
-   * Dubbo's own client TLS (SslConfig's client files, both protocols): Dubbo makes a TLS client only
-   * when it has a client certificate and key, which the server asks for only when it requires them.
-   */
-  private static SslConfig sslConfig(Tls tls, Path folder) {
-    Tls.PemFiles files = tls.pemFiles(folder);
-    SslConfig ssl = new SslConfig();
-    ssl.setClientKeyCertChainPath(files.chain().toAbsolutePath().toString());
-    ssl.setClientPrivateKeyPath(files.key().toAbsolutePath().toString());
-    if (files.ca() != null) {
-      ssl.setClientTrustCertCollectionPath(files.ca().toAbsolutePath().toString());
-    }
-    return ssl;
-  }
-
-  /** Netty's property for the name check its client contexts make by default (HTTPS). */
-  static final String NETTY_DEFAULT_NAME_CHECK = "io.netty.handler.ssl.defaultEndpointVerificationAlgorithm";
-
-  /**
-   * Dubbo 3.3.6 makes its client SSLEngine without the server's host, which Netty 4.2 refuses while its
-   * default host check is on ("Hostname or IP address is undefined"). That default is JVM-wide and read
-   * once, when Netty's SslContext is first loaded (Gatling does at its start, so there the command line
-   * must say it: the pom's dubbo-tls profile, with -Dtls); in a JVM that has not loaded it yet (a plain
-   * driver) it is turned off here; else one line says what the JVM needs.
-   */
-  static void allowEnginesWithoutHost() {
-    if (System.getProperty(NETTY_DEFAULT_NAME_CHECK) == null) {
-      System.setProperty(NETTY_DEFAULT_NAME_CHECK, "NONE");
-    }
-    String check = nettyDefaultNameCheck();
-    if (check != null && !check.isEmpty()) {
-      throw new IllegalStateException("Dubbo's TLS client cannot run in this JVM: Netty's default host check is "
-          + check + " (read once, when the JVM first loaded Netty's SslContext: Gatling does at its start), and Dubbo"
-          + " 3.3.6 makes its TLS engine without the server's host; start the JVM with -D" + NETTY_DEFAULT_NAME_CHECK
-          + "=NONE (./mvnw gatling:test adds it when -Dtls is given; docs/tls.md)");
-    }
-  }
-
-  /** Netty's default host check as loaded (null: off), or "" when it cannot be read. */
-  static String nettyDefaultNameCheck() {
-    try {
-      java.lang.reflect.Field f = io.netty.handler.ssl.SslContext.class
-          .getDeclaredField("defaultEndpointVerificationAlgorithm");
-      f.setAccessible(true);
-      return (String) f.get(null);
-    } catch (ReflectiveOperationException | RuntimeException e) {
-      return ""; // another Netty: its handshake will say
-    }
-  }
-
-  /** Why Dubbo's client cannot speak TLS as {@code tls} asks, or null (for both of its protocols). */
-  static String noTls(Tls tls) {
-    if (!tls.hasIdentity()) {
-      return "Dubbo makes a TLS client only with a client certificate and key (its SslConfig): add"
-          + " .identity(...) or .identityStore(...); a server without a client CA never asks for it";
-    }
-    if (tls.serverName().isPresent()) {
-      return "Dubbo's client does not check the server's name (its SslHandler has no peer host), so there is"
-          + " none to override";
-    }
-    if (tls.provider() != Tls.Provider.DEFAULT) {
-      return "Dubbo picks its TLS implementation itself (OpenSSL where netty-tcnative loads, else the JDK's)";
-    }
-    return null;
-  }
-
-  /** Dubbo's own pick (SslContexts.findSslProvider), as the report says it. */
-  static String tlsImplementation(RpcSettings settings) {
-    return settings.viaTls().map(t -> NettyTls.describe(NettyTls.provider(Tls.Provider.DEFAULT))
-        + ", Dubbo's pick; the server's name is not checked").orElse("none");
   }
 
   /** A proxy of {@code service} on the target (made once, then shared); fails now if the server is not there. */
@@ -278,22 +199,7 @@ public final class DubboClient implements RpcClient {
       parameters.put("client", ExactAddressTransporter.NAME);
       parameters.put("payload", Integer.toString(maxPayload));
     }
-    // A lost connection is retried every max(least-reconnect-duration, heartbeat) ms, by default
-    // every 60 s: a restarted server went unused for 45-50 s. Retry every second instead.
-    parameters.put("heartbeat", Integer.toString(RECONNECT_MILLIS));
-    // A connection that has read nothing for heartbeat.timeout (3 heartbeats by default: 3 s) is closed and
-    // made again, a first call still waiting on it (behind a slow TLS handshake, or to a cold server) and
-    // all: "SSLEngine closed already", "Channel ... is inactive". Wait at least the call's own timeout.
-    parameters.put("heartbeat.timeout", Long.toString(Math.max(3L * RECONNECT_MILLIS,
-        Math.min(Integer.MAX_VALUE - RECONNECT_MILLIS, settings.timeoutMillis()) + RECONNECT_MILLIS)));
-    // Triple's connect waits for the server's HTTP/2 preface (after the TLS handshake) within connect.timeout,
-    // 3 s by default: a fresh server on a saturated machine took longer, plaintext and over TLS, and the first
-    // call failed before its own timeout. Over TLS at most 10 s: a refused handshake does not end that wait,
-    // so a bad certificate waits it whole (the probe's 40 s would be 40 s per bad certificate).
-    long connectMillis = Math.max(DEFAULT_CONNECT_MILLIS, Math.min(Integer.MAX_VALUE, settings.timeoutMillis()));
-    parameters.put("connect.timeout", Long.toString(settings.tls() == null ? connectMillis
-        : Math.min(connectMillis, MAX_TLS_CONNECT_MILLIS)));
-    parameters.put("dubbo.application.least-reconnect-duration", Integer.toString(RECONNECT_MILLIS));
+    parameters.putAll(DubboConnectionSettings.of(settings));
     if (settings.viaRegistry().isPresent()) {
       Registry registry = settings.viaRegistry().get();
       RegistryConfig config = new RegistryConfig(registry.toString());

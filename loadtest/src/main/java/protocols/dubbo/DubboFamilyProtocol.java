@@ -15,7 +15,7 @@ abstract class DubboFamilyProtocol<P extends DubboFamilyProtocol<P>> extends Rpc
 
   @Override
   protected String noTls(Tls tls) {
-    return DubboClient.noTls(tls);
+    return DubboTls.noTls(tls);
   }
 
   @Override
@@ -25,13 +25,13 @@ abstract class DubboFamilyProtocol<P extends DubboFamilyProtocol<P>> extends Rpc
 
   @Override
   public String tlsImplementation() {
-    return DubboClient.tlsImplementation(settings());
+    return DubboTls.tlsImplementation(settings());
   }
 
   /** Dubbo's TLS client needs Netty's default host check off, JVM-wide, before any TLS client exists. */
   @Override
   public void beforeTlsClients() {
-    DubboClient.allowEnginesWithoutHost();
+    DubboTls.allowEnginesWithoutHost();
   }
 
   @Override

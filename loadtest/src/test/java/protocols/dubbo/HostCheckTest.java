@@ -23,13 +23,13 @@ class HostCheckTest {
         SslContextBuilder.forClient().build(); // a user's own Netty TLS client, or another framework's
       } else {
         try {
-          DubboClient.allowEnginesWithoutHost();
+          DubboTls.allowEnginesWithoutHost();
         } catch (IllegalStateException e) {
           System.out.println("refused: " + e.getMessage());
         }
       }
     }
-    System.out.println("check: " + DubboClient.nettyDefaultNameCheck());
+    System.out.println("check: " + DubboTls.nettyDefaultNameCheck());
   }
 
   private static List<String> run(String... steps) throws Exception {
