@@ -18,6 +18,7 @@ import org.apache.dubbo.config.ReferenceConfig;
 import org.apache.dubbo.config.RegistryConfig;
 import org.apache.dubbo.config.bootstrap.DubboBootstrap;
 import org.apache.dubbo.remoting.TimeoutException;
+import org.apache.dubbo.remoting.exchange.support.DefaultFuture;
 import org.apache.dubbo.rpc.RpcException;
 import org.apache.dubbo.rpc.StatusRpcException;
 import org.apache.dubbo.rpc.service.GenericService;
@@ -163,7 +164,8 @@ public final class DubboClient implements RpcClient {
 
   /** A call that could not reach a discovered provider: Dubbo's first sentence, then where the providers came from. */
   @Override
-  public String failureLine(Throwable error) {
+  public String failureLine(Throwable thrown) {
+    Throwable error = lostWhileSending(thrown);
     String line = protocols.rpc.Errors.oneLine(error);
     if (found.isEmpty() || !(error instanceof RpcException e) || !(e.isNetwork() || String.valueOf(e.getMessage())
         .contains("No provider available"))) {
@@ -312,7 +314,8 @@ public final class DubboClient implements RpcClient {
   }
 
   @Override
-  public String errorCode(Throwable error) {
+  public String errorCode(Throwable thrown) {
+    Throwable error = lostWhileSending(thrown);
     if (error instanceof StatusRpcException e) {
       return "triple " + e.getStatus().code; // gRPC's status codes, as grpc-java's client names them
     }
@@ -330,6 +333,24 @@ public final class DubboClient implements RpcClient {
       };
     }
     return error.getClass().getSimpleName();
+  }
+
+  /**
+   * Dubbo 3.3's {@code HeaderExchangeChannel.request} cancels its call when sending fails on a closing channel, and
+   * when the channel's close had already answered that call, {@code DefaultFuture.cancel} finds no future and throws
+   * a NullPointerException in place of the send's error. That is a connection lost while sending: named as one.
+   */
+  static Throwable lostWhileSending(Throwable error) {
+    if (error instanceof NullPointerException) {
+      for (StackTraceElement frame : error.getStackTrace()) {
+        if (frame.getClassName().equals(DefaultFuture.class.getName()) && frame.getMethodName().equals("cancel")) {
+          return new RpcException(RpcException.NETWORK_EXCEPTION, "Failed to send the call: the connection closed"
+              + " while it was sent (Dubbo's DefaultFuture.cancel then threw " + protocols.rpc.Errors.oneLine(error)
+              + ")", error);
+        }
+      }
+    }
+    return error;
   }
 
   @Override
