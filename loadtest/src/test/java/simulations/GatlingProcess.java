@@ -173,13 +173,13 @@ final class GatlingProcess {
   }
 
   /**
-   * A run that stops before its first level (bad input): JIT with C1 only, which started such a run in
-   * 1.7 s instead of 3.5 s here, and leaves the cores to the other fork's measurements. Never for a run
-   * whose figures are read.
+   * A run with C2, the JIT's full tiers, in the Gatling JVM and every JVM it starts: the ITs' JVMs compile with
+   * C1 only (Failsafe's argLine), which a test about what the JIT does at a level's start cannot use.
    */
-  static Result runToItsStartOnly(String simulation, Map<String, String> properties, Path resultsRoot,
-                                  Duration limit) throws IOException, InterruptedException {
-    return run(simulation, properties, resultsRoot, limit, Map.of(), List.of("-XX:TieredStopAtLevel=1"));
+  static Result runWithFullJit(String simulation, Map<String, String> properties, Path resultsRoot, Duration limit)
+      throws IOException, InterruptedException {
+    // After this JVM's -XX:TieredStopAtLevel=1 on the command line: the last of a flag wins.
+    return run(simulation, properties, resultsRoot, limit, Map.of(), List.of("-XX:TieredStopAtLevel=4"));
   }
 
   private static Result run(String simulation, Map<String, String> properties, Path resultsRoot, Duration limit,

@@ -31,7 +31,7 @@ class SettleIT {
 
   @Test
   void aLevelAfterAWarmUpAtItsOwnConcurrencyStartsAtFullSpeedWithoutASettle() throws Exception {
-    GatlingProcess.Result run = GatlingProcess.run("GrpcEcho", Map.of("levels", "1", "duration", "5", "warmup", "auto",
+    GatlingProcess.Result run = GatlingProcess.runWithFullJit("GrpcEcho", Map.of("levels", "1", "duration", "5", "warmup", "auto",
         "warmupMax", "20", "settle", "0"), RESULTS.resolve("no-settle"), LIMIT);
     assertEquals(0, run.exitCode(), run.output());
     JsonNode summary = run.summary();
@@ -53,7 +53,7 @@ class SettleIT {
   @Test
   void aLevelWhoseFirstSecondsAreSlowIsMeasuredOnlyOnceItHasSettled() throws Exception {
     // No warm-up: a cold JVM's first seconds climb; the level's own users settle it before it is measured.
-    GatlingProcess.Result run = GatlingProcess.run("ThriftEcho", Map.of("levels", "5", "duration", "4", "warmup", "0",
+    GatlingProcess.Result run = GatlingProcess.runWithFullJit("ThriftEcho", Map.of("levels", "5", "duration", "4", "warmup", "0",
         "settle", "auto"), RESULTS.resolve("cold"), LIMIT);
     assertEquals(0, run.exitCode(), run.output());
     JsonNode summary = run.summary();

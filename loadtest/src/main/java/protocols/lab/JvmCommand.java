@@ -13,13 +13,16 @@ public final class JvmCommand {
   /**
    * {@code java [this JVM's --add-opens] [jvmOptions] -cp <this class path> mainClass args}. The opens
    * are passed on because Kryo needs them on both sides of a Dubbo call; Netty's TLS defaults, where
-   * this JVM was given them (a TLS run: Dubbo's TLS client needs them, docs/tls.md).
+   * this JVM was given them (a TLS run: Dubbo's TLS client needs them, docs/tls.md); the JIT's highest tier.
    */
   public static List<String> of(List<String> jvmOptions, String mainClass, List<String> args) {
-    return command(a -> a.startsWith("--add-opens") || a.startsWith(NETTY_TLS), jvmOptions, mainClass, args);
+    return command(a -> a.startsWith("--add-opens") || a.startsWith(NETTY_TLS) || a.startsWith(JIT_TIER), jvmOptions,
+        mainClass, args);
   }
 
   private static final String NETTY_TLS = "-Dio.netty.handler.ssl.";
+  /** The JIT's highest tier, where this JVM was given one: the ITs run every JVM of theirs with C1 only (pom). */
+  private static final String JIT_TIER = "-XX:TieredStopAtLevel=";
 
   /**
    * As {@link #of}, and with this JVM's -X flags (heap, GC, inlining: the Gatling plugin's), so that a
