@@ -1,11 +1,15 @@
 package protocols.lab;
 
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.net.Socket;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import protocols.load.Faults;
+import protocols.rpc.Errors;
 import protocols.rpc.HostPort;
 import protocols.rpc.Registry;
 
@@ -18,6 +22,7 @@ import protocols.rpc.Registry;
  */
 final class Deployment implements AutoCloseable, Faults.Targets {
   static final int MAX_PROVIDERS = 16;
+  private static final int CONNECT_CHECK_MILLIS = 3_000;
 
   /**
    * What -Dproviders and -Dregistry ask for: how many providers, and the registry, if any: its kind,
@@ -84,7 +89,7 @@ final class Deployment implements AutoCloseable, Faults.Targets {
     if (plan.registry() != null) {
       if (plan.existingRegistry() != null) {
         registry = new Registry(plan.registry(), plan.existingRegistry());
-        EchoRun.checkReachable(plan.existingRegistry(), "the " + plan.registry().scheme() + " registry", "registry");
+        checkReachable(plan.existingRegistry(), "the " + plan.registry().scheme() + " registry", "registry");
       } else {
         started = RegistryServer.start(plan.registry(), launcher);
         registry = started.registry();
@@ -221,6 +226,16 @@ final class Deployment implements AutoCloseable, Faults.Targets {
     providers.forEach(EmbeddedServer::close);
     if (started != null) {
       started.close();
+    }
+  }
+
+  /** One line unless {@code what} (e.g. "the zookeeper registry") at {@code target} accepts a connection. */
+  static void checkReachable(HostPort target, String what, String param) {
+    try (Socket s = new Socket()) {
+      s.connect(new InetSocketAddress(target.host(), target.port()), CONNECT_CHECK_MILLIS);
+    } catch (IOException e) {
+      throw new IllegalStateException("cannot reach " + what + " at " + target + " (-D" + param + "): "
+          + Errors.oneLine(e));
     }
   }
 }

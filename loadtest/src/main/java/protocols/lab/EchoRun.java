@@ -1,8 +1,5 @@
 package protocols.lab;
 
-import java.io.IOException;
-import java.net.InetSocketAddress;
-import java.net.Socket;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -28,7 +25,6 @@ import protocols.rpc.Tls;
  * starts a user. Its levels are {@link EchoLevels}.
  */
 public final class EchoRun {
-  private static final int CONNECT_CHECK_MILLIS = 3_000;
   private static final Duration PROBE_TIMEOUT = Duration.ofSeconds(5);
   /**
    * A TLS probe's: a cold JVM's first TLS call (the provider's classes, the handshake's crypto, all
@@ -164,7 +160,7 @@ public final class EchoRun {
             + targetParam + ", or start your server with --delay-us");
       }
       HostPort target = params.target(targetParam).get();
-      checkReachable(framework.name(), target, targetParam);
+      Deployment.checkReachable(target, "the " + framework.name() + " server", targetParam);
       Endpoints endpoints = Endpoints.direct(target).withTls(tls);
       long firstCall = probe(framework, params, endpoints, "-D" + targetParam);
       return new EchoRun(framework, name, params, null, endpoints, run, firstCall, tlsMode,
@@ -270,20 +266,6 @@ public final class EchoRun {
       return step.get();
     } catch (IllegalArgumentException | IllegalStateException e) {
       throw ExitStatus.exitNow(e.getMessage(), e);
-    }
-  }
-
-  static void checkReachable(String framework, HostPort target, String targetParam) {
-    checkReachable(target, "the " + framework + " server", targetParam);
-  }
-
-  /** One line unless {@code what} (e.g. "the zookeeper registry") at {@code target} accepts a connection. */
-  static void checkReachable(HostPort target, String what, String param) {
-    try (Socket s = new Socket()) {
-      s.connect(new InetSocketAddress(target.host(), target.port()), CONNECT_CHECK_MILLIS);
-    } catch (IOException e) {
-      throw new IllegalStateException("cannot reach " + what + " at " + target + " (-D" + param + "): "
-          + Errors.oneLine(e));
     }
   }
 
