@@ -161,8 +161,9 @@ public final class LabRun implements RunObserver {
 
   /** Names a level: its request name, and what it is, kept with its figures. */
   public String describe(Level level) {
-    recorder.describe(level.name(), level);
-    return level.name();
+    String name = level.name(); // one instance for the recorder's key and the calls' name
+    recorder.describe(name, level);
+    return name;
   }
 
   public FaultWindows faults() {

@@ -93,15 +93,25 @@ public final class LatencyRecorder {
     s.begin(startNanos);
   }
 
+  /**
+   * The series of {@code requestName}, made here on its first use unless {@link #describe} made it: a
+   * call reads it without a lock (computeIfAbsent locks the bin when the name is not first in it), and
+   * a level's first call takes the path every call before it took, not an insert.
+   */
   private Series series(String requestName) {
-    return series.computeIfAbsent(requestName, n -> new Series(n, order.getAndIncrement()));
+    Series s = series.get(requestName);
+    return s != null ? s : series.computeIfAbsent(requestName, n -> new Series(n, order));
   }
 
-  /** Says what {@code requestName} is: its level, kept with its figures (a name never recorded is no row). */
+  /**
+   * Says what {@code requestName} is: its level, kept with its figures, and makes its series ahead of
+   * its first call (a name never recorded is no row).
+   */
   public void describe(String requestName, Level level) {
     levels.put(requestName, level);
+    Series made = series(requestName);
     if (level.duringFault()) {
-      Series window = series(requestName);
+      Series window = made;
       if (window.takenFrom == null) { // on the level's clock, and a hole in its span
         Series from = series(level.outsideFault().name());
         window.takenFrom = from;
@@ -117,7 +127,7 @@ public final class LatencyRecorder {
 
   /** The figures of one request name so far, if it was recorded. */
   public Optional<RequestStats> stats(String requestName) {
-    return Optional.ofNullable(series.get(requestName)).map(this::stats);
+    return Optional.ofNullable(series.get(requestName)).filter(Series::begun).map(this::stats);
   }
 
   private RequestStats stats(Series s) {
@@ -133,6 +143,7 @@ public final class LatencyRecorder {
   /** Figures per request name, in the order the names were first seen. */
   public List<RequestStats> snapshot() {
     List<Series> all = new ArrayList<>(series.values());
+    all.removeIf(s -> !s.begun()); // before sorting: a begun series' order no longer changes
     all.sort(Comparator.comparingLong(s -> s.order));
     List<RequestStats> out = new ArrayList<>(all.size());
     for (Series s : all) {

@@ -7,6 +7,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.LongAdder;
 import org.HdrHistogram.Histogram;
 
@@ -30,7 +31,9 @@ final class Series {
   static final int OPEN_LATENCY_WINDOWS = 5;
 
   final String name;
-  final long order;
+  /** Where it comes among the recorder's series: in the order they began, so a series made ahead takes its place then. */
+  volatile long order = Long.MAX_VALUE;
+  private final AtomicLong orders;
   final List<Shard> shards = new CopyOnWriteArrayList<>();
   final ThreadLocal<Shard> mine = ThreadLocal.withInitial(this::newShard);
   /** The shards' intervals read so far, merged: HdrHistograms add exactly. Guarded by this. */
@@ -59,9 +62,9 @@ final class Series {
   long[] p99 = new long[0];
   int newestLatencyWindow = -1;
 
-  Series(String name, long order) {
+  Series(String name, AtomicLong orders) {
     this.name = name;
-    this.order = order;
+    this.orders = orders;
   }
 
   private Shard newShard() {
@@ -70,12 +73,18 @@ final class Series {
     return s;
   }
 
+  /** Whether a call (or an open level's schedule) started it: a series made ahead of its level is no row until then. */
+  boolean begun() {
+    return origin != Long.MIN_VALUE;
+  }
+
   void begin(long nanos) {
     if (origin == Long.MIN_VALUE) {
       synchronized (this) {
         if (origin == Long.MIN_VALUE) {
           Series level = takenFrom;
           long clock = level == null ? Long.MIN_VALUE : level.origin;
+          order = orders.getAndIncrement();
           origin = clock == Long.MIN_VALUE ? nanos : clock + Math.floorDiv(nanos - clock, WINDOW_NANOS) * WINDOW_NANOS;
         }
       }

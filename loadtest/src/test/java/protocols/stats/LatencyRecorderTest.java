@@ -17,6 +17,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import protocols.load.SaturationCheck;
 import protocols.load.RunAnalysis;
+import protocols.rpc.InvocationMode;
 
 class LatencyRecorderTest {
   private static final long MS = 1_000_000L;
@@ -111,6 +112,22 @@ class LatencyRecorderTest {
     r.record("echo 5 clients (async)", 0, 10_000, true);
     assertEquals(List.of("echo 5 clients (async)", "echo 1 clients (async)"),
         r.snapshot().stream().map(RequestStats::name).toList());
+  }
+
+  @Test
+  void aNameDescribedAheadIsNoRowUntilItsFirstCallAndThenTakesItsPlaceInTheOrder() {
+    LatencyRecorder r = new LatencyRecorder();
+    Level one = Level.closed("grpc", 1, InvocationMode.ASYNC);
+    Level five = Level.closed("grpc", 5, InvocationMode.ASYNC);
+    r.describe(five.name(), five); // described in the scenario's order, called in another
+    r.describe(one.name(), one);
+    assertEquals(List.of(), r.snapshot());
+    assertEquals(Optional.empty(), r.stats(five.name()));
+    r.started(one.name(), 0);
+    r.record(one.name(), 0, 10_000, true);
+    r.record(five.name(), 20_000, 30_000, true);
+    assertEquals(List.of(one.name(), five.name()), r.snapshot().stream().map(RequestStats::name).toList());
+    assertEquals(five, r.stats(five.name()).orElseThrow().level());
   }
 
   @Test
