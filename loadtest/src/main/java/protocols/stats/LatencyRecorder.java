@@ -109,9 +109,8 @@ public final class LatencyRecorder {
    */
   public void describe(String requestName, Level level) {
     levels.put(requestName, level);
-    Series made = series(requestName);
+    Series window = series(requestName);
     if (level.duringFault()) {
-      Series window = made;
       if (window.takenFrom == null) { // on the level's clock, and a hole in its span
         Series from = series(level.outsideFault().name());
         window.takenFrom = from;

@@ -79,9 +79,9 @@ final class Series {
   }
 
   void begin(long nanos) {
-    if (origin == Long.MIN_VALUE) {
+    if (!begun()) {
       synchronized (this) {
-        if (origin == Long.MIN_VALUE) {
+        if (!begun()) {
           Series level = takenFrom;
           long clock = level == null ? Long.MIN_VALUE : level.origin;
           order = orders.getAndIncrement();
