@@ -109,13 +109,11 @@ public final class LatencyRecorder {
    */
   public void describe(String requestName, Level level) {
     levels.put(requestName, level);
-    Series window = series(requestName);
-    if (level.duringFault()) {
-      if (window.takenFrom == null) { // on the level's clock, and a hole in its span
-        Series from = series(level.outsideFault().name());
-        window.takenFrom = from;
-        from.apart = window;
-      }
+    Series made = series(requestName);
+    if (level.duringFault() && made.takenFrom == null) { // on the level's clock, and a hole in its span
+      Series from = series(level.outsideFault().name());
+      made.takenFrom = from;
+      from.apart = made;
     }
   }
 
