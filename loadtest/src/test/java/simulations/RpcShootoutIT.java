@@ -36,7 +36,7 @@ class RpcShootoutIT {
   @BeforeAll
   static void runShootout() throws Exception {
     GatlingProcess.Result run = GatlingProcess.run("RpcShootout",
-        Map.of("levels", "1,5", "duration", "2", "warmup", "1", "plain", "true"),
+        Map.of("levels", "1,5", "duration", "2", "warmup", "1", "plain", "true", "repeat", "1"),
         RESULTS.resolve("shootout"), Duration.ofMinutes(6));
     assertEquals(0, run.exitCode(), run.output());
     folder = run.runFolder();

@@ -14,6 +14,7 @@ import java.util.Map;
 import java.util.Objects;
 import protocols.stats.Interval;
 import protocols.stats.Level;
+import protocols.stats.TrialStats;
 import protocols.stats.Verdict;
 import protocols.stats.profile.Component;
 import protocols.stats.profile.LevelProfile;
@@ -232,7 +233,7 @@ public final class Comparison {
       return "";
     }
     StringBuilder sb = new StringBuilder(String.format(Locale.ROOT, "%nPairs (candidate / baseline, 95%% intervals;"
-        + " %s)%n%-22s %-22s %-8s %7s  %-34s  %-34s%n", pairs.get(0).throughputRatio().method(), "baseline",
+        + " %s; a verdict beyond %.0f%%, for p99 beyond %.0f%%)%n%-22s %-22s %-8s %7s  %-34s  %-34s%n", pairs.get(0).throughputRatio().method(), TrialStats.NOISE_FLOOR * 100, TrialStats.P99_NOISE_FLOOR * 100, "baseline",
         "candidate", "mode", "clients", "calls/s", "p99"));
     for (Pair p : pairs) {
       sb.append(String.format(Locale.ROOT, "%-22s %-22s %-8s %7d  %-34s  %-34s%n", p.baseline(), p.candidate(),

@@ -57,6 +57,7 @@ public final class ComparisonPage {
     model.put("pairs", pairs);
     model.put("resolutions", resolutions);
     model.put("noiseFloor", Math.round(protocols.stats.TrialStats.NOISE_FLOOR * 100));
+    model.put("p99NoiseFloor", Math.round(protocols.stats.TrialStats.P99_NOISE_FLOOR * 100));
     for (TwoWays.Contrast contrast : TwoWays.Contrast.values()) {
       List<Map<String, Object>> pairRows = new ArrayList<>();
       for (TwoWays.Row r : twoWaysRows) {

@@ -75,9 +75,17 @@ public record TwoWays(Contrast contrast, String baseline, String variant, String
       return variant.throughput();
     }
 
-    /** The variant over the baseline: below 1 is what the variant costs; null when the baseline measured nothing. */
+    /**
+     * The variant over the baseline, below 1 what the variant costs: the centre of the pair's interval where
+     * the run has one (the same ratio as its pairs table, e.g. over trials the geometric mean of the rounds'
+     * ratios), else the ratio of the two medians; null when the baseline measured nothing.
+     */
     @JsonProperty
     public Double variantVsBaseline() {
+      Interval i = variantVsBaselineInterval();
+      if (i != null) {
+        return i.mid();
+      }
       return baseline.throughput() > 0 ? variant.throughput() / baseline.throughput() : null;
     }
 

@@ -30,6 +30,7 @@ import protocols.stats.Intervals;
 import protocols.stats.Level;
 import protocols.stats.OpenStats;
 import protocols.stats.RequestStats;
+import protocols.stats.TrialStats;
 import protocols.stats.RunContext;
 import protocols.stats.Saturation;
 import protocols.stats.Summaries;
@@ -252,10 +253,18 @@ public final class ComparisonReport implements SummaryListener {
               clients, mode));
           Double ceilingRatio = ceilingServed > 0 ? Double.valueOf(served / ceilingServed) : null;
           Level plainLevel = Level.closed(null, clients, mode);
-          RequestStats pl = plainLevels.get(plainLevel);
+          List<RequestStats> pts = plainLevels.values().stream().filter(r -> r.level().overTrials().equals(plainLevel))
+              .toList();
+          RequestStats pl = pts.isEmpty() ? null : TrialComparison.median(pts);
           String flag = plainFlag(clients, served, pl);
-          Double plainThroughput = pl == null ? null : pl.okThroughput();
-          Double vsPlain = plainThroughput == null || flag != null ? null : served / plainThroughput;
+          Double plainThroughput = pl == null ? null
+              : TrialStats.medianOf(pts.stream().mapToDouble(RequestStats::okThroughput).toArray());
+          Interval overPlain = plainThroughput == null || flag != null ? null : overPlain(ts, s, pts, pl);
+          // The ratio beside its interval is the interval's own centre, as every pair's.
+          Double vsPlain = plainThroughput == null || flag != null ? null
+              : overPlain != null ? Double.valueOf(overPlain.mid()) : Double.valueOf(served / plainThroughput);
+          double[] plainCpus = pts.stream().map(r -> plainCpu.get(r.name())).filter(java.util.Objects::nonNull)
+              .mapToDouble(Double::doubleValue).toArray();
           CpuSampler.Shares shares = cpu.apply(s.name());
           double servedThen = s.okThroughput(); // the median trial's own, for its own CPU shares
           Double gatlingCpu = spread != null && spread.cpuPerCall() != null ? Double.valueOf(spread.cpuPerCall().mid())
@@ -269,8 +278,8 @@ public final class ComparisonReport implements SummaryListener {
           rows.add(new Comparison.Row(level, calls / clients, calls,
               ts.stream().mapToDouble(RequestStats::durationSeconds).sum(), served,
               ts.stream().mapToLong(RequestStats::ko).sum(), p50, p99, s.hasOkCalls() ? s.p999() : null, ceilingRatio,
-              plainThroughput, vsPlain, flag, gatlingCpu, plainCpu.get(plainLevel.name()), serverCpu, spread,
-              vsPlain == null ? null : overPlain(s, pl)));
+              plainThroughput, vsPlain, flag, gatlingCpu, plainCpus.length == 0 ? null
+              : Double.valueOf(TrialStats.medianOf(plainCpus)), serverCpu, spread, overPlain));
         }
       }
     }
@@ -278,12 +287,17 @@ public final class ComparisonReport implements SummaryListener {
   }
 
   /**
-   * Gatling's calls/s over the plain driver's with a 95% interval from the two levels' 1-second windows
-   * (each is measured once); null where either has too few windows.
+   * Gatling's calls/s over the plain driver's with a 95% interval: over both sides' trials where each has
+   * two or more (measured apart, in different JVMs: unpaired), else from the median trials' 1-second
+   * windows; null where either has too few.
    */
-  private static Interval overPlain(RequestStats gatling, RequestStats plain) {
-    Interval r = Intervals.ratio(Intervals.ofWindows(Compare.Figure.CALLS_PER_SECOND.windows(plain)),
-        Intervals.ofWindows(Compare.Figure.CALLS_PER_SECOND.windows(gatling)));
+  private static Interval overPlain(List<RequestStats> gatlingTrials, RequestStats gatling,
+                                    List<RequestStats> plainTrials, RequestStats plain) {
+    Interval r = gatlingTrials.size() >= 2 && plainTrials.size() >= 2
+        ? TrialStats.unpairedRatio(plainTrials.stream().mapToDouble(RequestStats::okThroughput).toArray(),
+            gatlingTrials.stream().mapToDouble(RequestStats::okThroughput).toArray())
+        : Intervals.ratio(Intervals.ofWindows(Compare.Figure.CALLS_PER_SECOND.windows(plain)),
+            Intervals.ofWindows(Compare.Figure.CALLS_PER_SECOND.windows(gatling)));
     return Double.isNaN(r.lo()) || Double.isNaN(r.hi()) ? null : r;
   }
 

@@ -31,6 +31,7 @@ import protocols.stats.LatencyRecorder;
 import protocols.lab.LoadParams;
 import protocols.rpc.RpcClient;
 import protocols.lab.RpcFramework;
+import protocols.lab.Trials;
 import protocols.rpc.RpcMethod;
 import protocols.load.Warmup;
 import protocols.frameworks.Frameworks;
@@ -47,7 +48,8 @@ import protocols.stats.Summaries;
  * with {@code -Dplain=true}, one JVM per framework and mode; it writes an rpc-summary-style JSON.
  *
  * <pre>java -Dplain.framework=dubbo -Dtarget=127.0.0.1:20880 -Dplain.out=plain.json [-Dlevels=...]
- *     [-Dduration=...] [-Dcalls=...] [-Dwarmup=...] [-Dmode=async|sync|callback] protocols.shootout.PlainDriver</pre>
+ *     [-Dduration=...] [-Dcalls=...] [-Dwarmup=...] [-Drepeat=N] [-Dmode=async|sync|callback]
+ *     protocols.shootout.PlainDriver</pre>
  */
 public final class PlainDriver {
 
@@ -98,22 +100,26 @@ public final class PlainDriver {
         complete &= untilSteady(driver, users, warmup, WARMUP, WARMUP_WINDOWS, Level.warmup(null, mode).name(),
             warmupOutcome);
       }
+      // -Drepeat: each level's trials one after the other, each settled as a Gatling trial is.
+      Trials trials = Trials.of(params, 1);
       for (int clients : levels) {
-        Level level = Level.closed(null, clients, mode);
-        String name = level.name();
-        if (!settle.skipped()) {
-          complete &= untilSteady(driver, clients, settle, level.settle().name(), Warmup.SETTLE_WINDOWS, name,
-              settleOutcomes);
-        }
-        recorder.describe(name, level);
-        long cpu0 = processCpuNanos();
-        long deadline = System.nanoTime() + params.duration().toNanos();
-        complete &= driver.level(clients, params.duration(), () -> System.nanoTime() < deadline, params.calls(),
-            recorder, name, () -> { });
-        long cpu = processCpuNanos() - cpu0;
-        long calls = recorder.count(name);
-        if (cpu0 >= 0 && calls > 0) {
-          cpuPerCall.put(name, Math.round(cpu / 1e3 / calls * 100) / 100.0);
+        for (int trial : trials.numbers()) {
+          Level level = Level.closed(null, clients, mode).trial(trial);
+          String name = level.name();
+          if (!settle.skipped()) {
+            complete &= untilSteady(driver, clients, settle, level.settle().name(), Warmup.SETTLE_WINDOWS, name,
+                settleOutcomes);
+          }
+          recorder.describe(name, level);
+          long cpu0 = processCpuNanos();
+          long deadline = System.nanoTime() + params.duration().toNanos();
+          complete &= driver.level(clients, params.duration(), () -> System.nanoTime() < deadline, params.calls(),
+              recorder, name, () -> { });
+          long cpu = processCpuNanos() - cpu0;
+          long calls = recorder.count(name);
+          if (cpu0 >= 0 && calls > 0) {
+            cpuPerCall.put(name, Math.round(cpu / 1e3 / calls * 100) / 100.0);
+          }
         }
       }
     } finally {

@@ -42,10 +42,10 @@ import protocols.rpc.InvocationMode;
 public final class Shootout {
   /** The shared -D parameters a plain-driver JVM takes over from the shootout (and the frameworks' own). */
   static final List<String> PASSED_TO_PLAIN = List.of("levels", "duration", "calls", "warmup", "warmupMax", "settle", "timeout",
-      "syncThreads", "connections", "orderNameChars", "maxMessageBytes", "koPauseMillis");
+      "syncThreads", "connections", "orderNameChars", "maxMessageBytes", "koPauseMillis", "repeat");
   /** The load settings that are not the plain driver's: open-model levels and ramps are refused with it. */
   static final java.util.Set<String> NOT_FOR_PLAIN = java.util.Set.of(
-      "rates", "maxInFlight", "rateStart", "autoLevels", "ramp", "repeat", "seed", // refused with -Dplain=true; the seed only orders trials
+      "rates", "maxInFlight", "rateStart", "autoLevels", "ramp", "seed", // refused with -Dplain=true; the seed only orders trials
       "mode", // set per plain-driver JVM
       "maxKoPercent", // Gatling's assertion; the plain driver's KOs are in its summary
       "serverDelayUs"); // the embedded servers', not a client's
@@ -102,13 +102,12 @@ public final class Shootout {
       });
     }
     boolean nightly = uses.contains(Parameters.Use.NIGHTLY);
-    boolean once = nightly || plain || params.rates().isPresent(); // what cannot repeat its levels yet
+    boolean once = nightly || params.rates().isPresent(); // what cannot repeat its levels yet
     Trials trials = EchoRun.orExit(() -> Trials.of(params, once ? 1 : DEFAULT_REPEAT));
     if (trials.repeated() && once) {
       EchoRun.orExit(() -> {
         throw new IllegalArgumentException("-Drepeat=" + trials.repeat() + " repeats the closed levels; " + (nightly
-            ? "RpcNightly gates one trial per level" : plain ? "the plain driver (-Dplain=true) measures each level"
-            + " once" : "-Drates levels run once") + ": leave out -Drepeat");
+            ? "RpcNightly gates one trial per level" : "-Drates levels run once") + ": leave out -Drepeat");
       });
     }
     List<Integer> delays = Trials.serverDelays(params);
@@ -175,7 +174,7 @@ public final class Shootout {
             via.endpoints().registry().kind().scheme(), direct.firstCallMillis(), via.firstCallMillis()));
       }
     }
-    Map<String, Path> plainResults = plain ? runPlainDrivers(params, modes) : Map.of();
+    Map<String, Path> plainResults = plain ? runPlainDrivers(params, modes, trials) : Map.of();
     List<Column> columns = new ArrayList<>();
     for (EchoRun echo : runs) {
       List<InvocationMode> can = echo.modesOf(modes);
@@ -260,7 +259,7 @@ public final class Shootout {
     runs.forEach(EchoRun::stop);
   }
 
-  private Map<String, Path> runPlainDrivers(LoadParams params, List<InvocationMode> modes) {
+  private Map<String, Path> runPlainDrivers(LoadParams params, List<InvocationMode> modes, Trials trials) {
     Path dir;
     try {
       // Beside the runs (Gatling's -rf): an interrupted shootout leaves them there, not in /tmp.
@@ -272,7 +271,8 @@ public final class Shootout {
     }
     Map<String, Path> results = new LinkedHashMap<>();
     long perLevel = params.calls().isPresent() ? TimeUnit.HOURS.toSeconds(1) : params.duration().toSeconds();
-    long limitSeconds = params.warmup().limit().toSeconds() + params.levels().size() * (perLevel + 10) + 60;
+    long limitSeconds = params.warmup().limit().toSeconds()
+        + (long) params.levels().size() * trials.repeat() * (perLevel + params.settle().limit().toSeconds() + 10) + 60;
     for (EchoRun echo : runs) {
       for (InvocationMode mode : echo.modesOf(modes)) {
         String name = echo.framework().name();

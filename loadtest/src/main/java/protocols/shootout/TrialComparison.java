@@ -127,7 +127,8 @@ final class TrialComparison {
         return java.util.Optional.empty();
       }
       ratios[f.ordinal()] = ratio;
-      verdicts[f.ordinal()] = Intervals.verdict(ratio, f.higherIsBetter(), TrialStats.NOISE_FLOOR);
+      verdicts[f.ordinal()] = Intervals.verdict(ratio, f.higherIsBetter(),
+          f == Compare.Figure.P99 ? TrialStats.P99_NOISE_FLOOR : TrialStats.NOISE_FLOOR);
     }
     return java.util.Optional.of(new Comparison.Pair(a.framework(), b.framework(),
         a.mode() == b.mode() ? a.mode().label() : a.mode().label() + " / " + b.mode().label(), a.size(),

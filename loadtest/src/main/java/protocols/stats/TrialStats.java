@@ -16,6 +16,12 @@ public final class TrialStats {
   static final int RESAMPLES = 2_000;
   /** A ratio within 2% of 1 is no difference worth a word, however narrow its interval. */
   public static final double NOISE_FLOOR = 0.02;
+  /**
+   * A p99 ratio within 40% of 1 is no difference worth a word: each variant has a server JVM of its own
+   * for the whole run, and two identical servers' p99 differed by up to 1.37x over 5 rounds whose
+   * intervals excluded 1 (docs/trials.md: four identical gRPC servers; their calls/s and p50 did not).
+   */
+  public static final double P99_NOISE_FLOOR = 0.40;
 
   private TrialStats() {}
 
@@ -76,6 +82,31 @@ public final class TrialStats {
     Interval l = mean(logs);
     return new Interval(Math.exp(l.lo()), Math.exp(l.mid()), Math.exp(l.hi()), String.format(Locale.ROOT,
         "geometric mean of %d rounds' ratios, Student's t on their logarithms", logs.length));
+  }
+
+  /**
+   * {@code candidate / baseline} from trials measured apart (not in the same rounds): the ratio of their
+   * geometric means and its 95% interval, Welch's t on the logarithms; NaN bounds with fewer than 2 trials
+   * a side or a trial without a figure.
+   */
+  public static Interval unpairedRatio(double[] baseline, double[] candidate) {
+    if (baseline.length < 2 || candidate.length < 2 || Arrays.stream(baseline).anyMatch(x -> !(x > 0))
+        || Arrays.stream(candidate).anyMatch(x -> !(x > 0))) {
+      return new Interval(Double.NaN, Double.NaN, Double.NaN, "fewer than 2 trials a side: no interval");
+    }
+    double[] lb = Arrays.stream(baseline).map(Math::log).toArray();
+    double[] lc = Arrays.stream(candidate).map(Math::log).toArray();
+    double mb = Arrays.stream(lb).average().orElse(0);
+    double mc = Arrays.stream(lc).average().orElse(0);
+    double vb = Arrays.stream(lb).map(x -> (x - mb) * (x - mb)).sum() / (lb.length - 1) / lb.length;
+    double vc = Arrays.stream(lc).map(x -> (x - mc) * (x - mc)).sum() / (lc.length - 1) / lc.length;
+    double se = Math.sqrt(vb + vc);
+    double df = se == 0 ? Double.POSITIVE_INFINITY
+        : (vb + vc) * (vb + vc) / (vb * vb / (lb.length - 1) + vc * vc / (lc.length - 1));
+    double half = Intervals.tQuantile(0.975, Math.min(df, 1e6)) * se;
+    return new Interval(Math.exp(mc - mb - half), Math.exp(mc - mb), Math.exp(mc - mb + half),
+        String.format(Locale.ROOT, "ratio of geometric means of %d and %d trials measured apart, Welch's t on their"
+            + " logarithms (%.1f degrees of freedom)", lc.length, lb.length, Math.min(df, 1e6)));
   }
 
   /**

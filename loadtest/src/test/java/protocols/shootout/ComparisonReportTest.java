@@ -136,6 +136,38 @@ class ComparisonReportTest {
         "[%.2f, %.2f]</small>", i.lo(), i.hi())), "the interval under Gatling / plain on the page");
   }
 
+  /**
+   * -Dplain=true -Drepeat=3: Gatling's three trials over the plain driver's three (measured apart): the
+   * ratio of their geometric means with Welch's interval, the plain figure the median trial's.
+   */
+  @Test
+  void gatlingOverThePlainDriverOverTrialsIsUnpaired(@TempDir Path dir) throws Exception {
+    Path plain = dir.resolve("plain-dubbo-async.json");
+    LatencyRecorder plainRecorder = new LatencyRecorder();
+    double[] plainTrials = {5000, 5200, 4800};
+    double[] gatlingTrials = {4000, 4300, 3900};
+    List<RequestStats> all = new java.util.ArrayList<>();
+    for (int t = 1; t <= 3; t++) {
+      Level p = Level.closed(null, 5, InvocationMode.ASYNC).trial(t);
+      plainRecorder.describe(p.name(), p);
+      seconds(plainRecorder, p.name(), (int) plainTrials[t - 1], (int) plainTrials[t - 1]);
+      all.add(stats(Level.closed("dubbo", 5, InvocationMode.ASYNC).trial(t), (long) gatlingTrials[t - 1] * 2,
+          gatlingTrials[t - 1]));
+    }
+    Summaries.write(plain, new Summaries.Summary(RunInfo.ofPlainDriver("dubbo", "async", "127.0.0.1:1", true, null,
+        Map.of(), List.of()), List.of(), plainRecorder.snapshot(), Map.of()));
+    ComparisonReport report = new ComparisonReport(List.of("dubbo"), Map.of(), List.of(InvocationMode.ASYNC),
+        List.of(5), "netty", Map.of(), Map.of("dubbo async", plain), List.of(), Map.of(), 11);
+    Comparison.Row row = report.rows(all).get(0);
+    assertEquals(5000, row.plainThroughput(), 20, "the median of the plain driver's trials");
+    protocols.stats.Interval i = row.gatlingVsPlainInterval();
+    double expected = Math.cbrt(4000 * 4300 * 3900.0) / Math.cbrt(5000 * 5200 * 4800.0);
+    assertEquals(expected, row.gatlingVsPlain(), 0.01, "the interval's centre");
+    assertEquals(i.mid(), row.gatlingVsPlain(), 1e-9);
+    assertTrue(i.lo() < expected && i.hi() > expected && i.hi() < 1, i.toString());
+    assertTrue(i.method().contains("3 and 3 trials measured apart"), i.method());
+  }
+
   @Test
   void aPlainDriverThatMeasuredNothingIsFlaggedNotDividedBy(@TempDir Path dir) throws Exception {
     // As seen on a busy machine: the plain driver made 2 calls at 1 client, so Gatling / plain read 185.99.
@@ -265,6 +297,39 @@ class ComparisonReportTest {
     String json = Files.readString(dir.resolve(ComparisonReport.JSON));
     assertTrue(json.contains("\"variantVsBaselineInterval\"") && json.contains("\"verdict\" : \"slower\""),
         json);
+  }
+
+  /**
+   * TLS at 0.5, 0.9 and 0.6 of plaintext in three rounds: the medians' ratio (540 / 1000) is not the pair's
+   * (the rounds' geometric mean, 0.65); the row, its console line and its page cell give the pair's, the
+   * centre of the interval beside it.
+   */
+  @Test
+  void aTwoWaysRowsRatioIsItsPairsNotTheMediansRatio(@TempDir Path dir) throws Exception {
+    TwoWays pair = new TwoWays(TwoWays.Contrast.TLS, "grpc", "grpc tls", "tls", 120, 180);
+    List<String> variants = List.of("grpc", "grpc tls");
+    ComparisonReport report = new ComparisonReport(variants, Map.of(), List.of(InvocationMode.ASYNC), List.of(1),
+        "netty", Map.of(), Map.of(), List.of(pair), Map.of(), 11);
+    List<RequestStats> all = new java.util.ArrayList<>();
+    double[] plaintext = {1000, 1100, 900};
+    double[] share = {0.5, 0.9, 0.6};
+    for (int t = 1; t <= 3; t++) {
+      double tls = plaintext[t - 1] * share[t - 1];
+      all.add(stats(Level.closed("grpc", 1, InvocationMode.ASYNC).trial(t), (long) plaintext[t - 1] * 3,
+          plaintext[t - 1]));
+      all.add(stats(Level.closed("grpc tls", 1, InvocationMode.ASYNC).trial(t), (long) (tls * 3), tls));
+    }
+    List<Comparison.Pair> pairs = new TrialComparison(all, 11).pairs(variants, List.of(InvocationMode.ASYNC),
+        List.of(1));
+    TwoWays.Row row = TwoWays.rows(List.of(pair), report.rows(all), pairs).get(0);
+    assertEquals(0.54, row.variantThroughput() / row.baselineThroughput(), 0.01, "the medians' ratio");
+    assertEquals(Math.cbrt(0.5 * 0.9 * 0.6), row.variantVsBaseline(), 0.01, "the pair's ratio");
+    assertEquals(row.variantVsBaselineInterval().mid(), row.variantVsBaseline(), 1e-9);
+    assertTrue(TwoWays.table(TwoWays.Contrast.TLS, List.of(pair), List.of(row)).lines()
+        .anyMatch(l -> l.startsWith("grpc ") && l.contains(" 0.65 ")));
+    report.written(dir, all, RunAnalysis.of(all, Optional.empty(), List.of()), false);
+    assertTrue(Files.readString(dir.resolve(ComparisonReport.HTML)).matches("(?s).*data-tls=\"grpc\".*?"
+        + "<td class=\"ratio\">0\\.65</td>.*"), "the page's ratio cell");
   }
 
   /**

@@ -13,6 +13,7 @@ import org.junit.jupiter.api.io.TempDir;
 import protocols.lab.EmbeddedServer;
 import protocols.rpc.InvocationMode;
 import protocols.lab.LoadParams;
+import protocols.stats.Level;
 import servers.netty.NettyEchoServer;
 import protocols.netty.lab.NettyFramework;
 
@@ -40,6 +41,26 @@ class PlainDriverTest {
       assertEquals(3, warmup.get("usersStarted").asInt(), "started once, not once a second: " + warmup);
       assertTrue(warmup.get("seconds").asDouble() <= 4 + 1.5, "within its 4 s bound: " + warmup);
       assertTrue(warmup.has("stable"), warmup.toString());
+    }
+  }
+  /** -Drepeat=2: each level measured twice, each trial under its own name with its own CPU per call. */
+  @Test
+  void itMeasuresEachLevelOncePerTrial(@TempDir Path dir) throws Exception {
+    try (EmbeddedServer server = EmbeddedServer.start("netty", NettyEchoServer.class.getName(), List.of())) {
+      Path out = dir.resolve("plain.json");
+      LoadParams params = new LoadParams(Map.of("levels", "1,2", "duration", "1", "warmup", "0", "settle", "0",
+          "repeat", "2"));
+      int code = PlainDriver.run(NettyFramework.FRAMEWORK, params, InvocationMode.ASYNC, server.address(), out);
+      JsonNode summary = new ObjectMapper().readTree(out.toFile());
+      assertEquals(0, code, summary.get("run").toString());
+      for (int clients : List.of(1, 2)) {
+        for (int trial : List.of(1, 2)) {
+          String name = Level.closed(null, clients, InvocationMode.ASYNC).trial(trial).name();
+          assertTrue(summary.get("requests").path(name).path("count").asLong() > 0, name + ": " + summary);
+          assertTrue(summary.get("run").get("cpuMicrosPerCall").has(name), name);
+        }
+      }
+      assertEquals(4, summary.get("requests").size(), "the trials only: " + summary.get("requests").fieldNames());
     }
   }
 }

@@ -26,6 +26,24 @@ class TrialStatsTest {
     assertEquals(-0.7001142, i.hi(), 1e-6);
   }
 
+  /**
+   * R's Welch test of the same data unpaired, {@code t.test(extra ~ group, data = sleep)}: -1.58, 95%
+   * interval [-3.3654832, 0.2054832] (17.776 degrees of freedom); here on the exponentials, as the ratio
+   * of geometric means is Welch's t on the logarithms.
+   */
+  @Test
+  void anUnpairedRatioIsWelchsTOnTheLogarithms() {
+    double[] group1 = {0.7, -1.6, -0.2, -1.2, -0.1, 3.4, 3.7, 0.8, 0.0, 2.0};
+    double[] group2 = {1.9, 0.8, 1.1, 0.1, -0.1, 4.4, 5.5, 1.6, 4.6, 3.4};
+    Interval i = TrialStats.unpairedRatio(Arrays.stream(group2).map(Math::exp).toArray(),
+        Arrays.stream(group1).map(Math::exp).toArray());
+    assertEquals(-1.58, Math.log(i.mid()), 1e-9);
+    assertEquals(-3.3654832, Math.log(i.lo()), 1e-5);
+    assertEquals(0.2054832, Math.log(i.hi()), 1e-5);
+    assertTrue(i.method().contains("17.8 degrees of freedom"), i.method());
+    assertTrue(Double.isNaN(TrialStats.unpairedRatio(new double[] {1}, new double[] {1, 2}).lo()), "one trial: none");
+  }
+
   /** The bootstrap of the median, done here by hand from the same seed: resample, take medians, sort, 2.5% and 97.5%. */
   @Test
   void aMediansIntervalIsThePercentileBootstrapOfItsTrials() {
