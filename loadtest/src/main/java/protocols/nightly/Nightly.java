@@ -25,6 +25,7 @@ import protocols.stats.RunContext;
 import protocols.load.SummaryListener;
 import protocols.nightly.Regression.Better;
 import protocols.stats.RequestStats;
+import protocols.stats.TrialStats;
 
 /**
  * The nightly run's gates, history and trend, once the shootout's summary is written: per framework
@@ -177,30 +178,57 @@ public final class Nightly implements SummaryListener {
     return m.toString();
   }
 
+  /**
+   * Each framework, mode and level tonight. Measured over trials ({@code -Drepeat}), a level's figures
+   * are the medians of its trials' and its noise their spread: {@code windows} is then the number of
+   * trials and {@code spread} the trials' calls/s standard deviation over their mean.
+   */
   List<Tonight> levels(List<RequestStats> requests, RunAnalysis analysis) {
-    Map<String, RequestStats> byName = new LinkedHashMap<>();
-    requests.forEach(r -> byName.put(r.name(), r));
     List<Tonight> out = new ArrayList<>();
     for (String framework : frameworks) {
       for (InvocationMode mode : modes) {
         for (int clients : levels) {
           Level level = Level.closed(framework, clients, mode);
-          String name = level.name();
-          RequestStats s = byName.get(name);
-          if (s == null) {
+          List<RequestStats> ts = requests.stream().filter(r -> r.level() != null
+              && r.level().overTrials().equals(level)).sorted(java.util.Comparator.comparingInt(r -> r.level().trial()))
+              .toList();
+          if (ts.isEmpty()) {
             continue;
           }
-          List<String> warnings = analysis.warnings().stream().filter(w -> w.request().equals(name))
+          java.util.Set<String> names = ts.stream().map(RequestStats::name).collect(java.util.stream.Collectors.toSet());
+          List<String> warnings = analysis.warnings().stream().filter(w -> names.contains(w.request()))
               .map(w -> w.kind() + ": " + w.message()).toList();
-          long[] full = RunAnalysis.fullWindows(s);
-          long[] p99s = java.util.Arrays.stream(s.p99Windows(), 0, Math.min(full.length, s.p99Windows().length))
-              .filter(v -> v > 0).toArray();
-          out.add(new Tonight(level, s.okThroughput(), s.p50(), s.p99(), s.ko(), s.count(),
-              warnings, full.length, RunAnalysis.steadiness(full)[0], RunAnalysis.steadiness(p99s)[0]));
+          long ko = ts.stream().mapToLong(RequestStats::ko).sum();
+          long count = ts.stream().mapToLong(RequestStats::count).sum();
+          if (ts.size() == 1) {
+            RequestStats s = ts.get(0);
+            long[] full = RunAnalysis.fullWindows(s);
+            long[] p99s = java.util.Arrays.stream(s.p99Windows(), 0, Math.min(full.length, s.p99Windows().length))
+                .filter(v -> v > 0).toArray();
+            out.add(new Tonight(level, s.okThroughput(), s.p50(), s.p99(), ko, count, warnings, full.length,
+                RunAnalysis.steadiness(full)[0], RunAnalysis.steadiness(p99s)[0]));
+          } else {
+            double[] calls = ts.stream().mapToDouble(RequestStats::okThroughput).toArray();
+            double[] p99s = ts.stream().filter(RequestStats::hasOkCalls).mapToDouble(RequestStats::p99).toArray();
+            double[] p50s = ts.stream().filter(RequestStats::hasOkCalls).mapToDouble(RequestStats::p50).toArray();
+            out.add(new Tonight(level, TrialStats.medianOf(calls), p50s.length == 0 ? 0 : Math.round(TrialStats.medianOf(p50s)),
+                p99s.length == 0 ? 0 : Math.round(TrialStats.medianOf(p99s)), ko, count, warnings, ts.size(),
+                relativeSpread(calls), relativeSpread(p99s)));
+          }
         }
       }
     }
     return out;
+  }
+
+  /** Standard deviation over mean; 0 for fewer than 2 values. */
+  static double relativeSpread(double[] xs) {
+    if (xs.length < 2) {
+      return 0;
+    }
+    double mean = java.util.Arrays.stream(xs).average().orElse(0);
+    double ss = java.util.Arrays.stream(xs).map(x -> (x - mean) * (x - mean)).sum();
+    return mean <= 0 ? 0 : Math.sqrt(ss / (xs.length - 1)) / mean;
   }
 
   List<Gate> gates(Tonight level, List<History.Night> past) {
