@@ -46,8 +46,16 @@ class SettleIT {
       p99s[i] = level.get("p99PerSecond").get(i).asLong();
     }
     assertTrue(windows.length >= 4, Arrays.toString(windows));
-    assertFalse(windows[0] < COLLAPSED_SHARE * median(windows) && p99s[0] > COLLAPSED_P99_FACTOR * median(p99s),
-        "the level's first second collapsed: calls/s " + Arrays.toString(windows) + ", p99 " + Arrays.toString(p99s));
+    boolean collapsed = windows[0] < COLLAPSED_SHARE * median(windows) && p99s[0] > COLLAPSED_P99_FACTOR * median(p99s);
+    // On a machine the run itself found saturated (CI's two forks: a warm-up at 80 to 2,000 calls/s, never
+    // stable), a first second can collapse all the same; then the level must not be given as trustworthy.
+    java.util.List<String> warned = StreamSupport.stream(summary.get("warnings").spliterator(), false)
+        .filter(w -> w.get("request").asText().equals("echo 1 clients (async)")).map(w -> w.get("kind").asText())
+        .toList();
+    boolean busy = warned.contains("busy-machine");
+    assertFalse(collapsed && !(busy && warned.contains("not-steady")), "the level's first second collapsed"
+        + (busy ? " without a not-steady warning" : " on a machine the run did not find busy") + ": calls/s "
+        + Arrays.toString(windows) + ", p99 " + Arrays.toString(p99s) + ", warnings " + warned);
   }
 
   @Test
