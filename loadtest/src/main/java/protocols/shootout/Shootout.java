@@ -42,11 +42,12 @@ import protocols.rpc.InvocationMode;
 public final class Shootout {
   /** The shared -D parameters a plain-driver JVM takes over from the shootout (and the frameworks' own). */
   static final List<String> PASSED_TO_PLAIN = List.of("levels", "duration", "calls", "warmup", "warmupMax", "settle", "timeout",
-      "syncThreads", "connections", "orderNameChars", "maxMessageBytes", "koPauseMillis", "repeat");
+      "syncThreads", "connections", "orderNameChars", "maxMessageBytes", "koPauseMillis");
   /** The load settings that are not the plain driver's: open-model levels and ramps are refused with it. */
   static final java.util.Set<String> NOT_FOR_PLAIN = java.util.Set.of(
       "rates", "maxInFlight", "rateStart", "autoLevels", "ramp", "seed", // refused with -Dplain=true; the seed only orders trials
       "mode", // set per plain-driver JVM
+      "repeat", // set per plain-driver JVM: the run's trials, also when -Drepeat is not given
       "maxKoPercent", // Gatling's assertion; the plain driver's KOs are in its summary
       "serverDelayUs"); // the embedded servers', not a client's
 
@@ -282,8 +283,8 @@ public final class Shootout {
         List<String> passed = new ArrayList<>(PASSED_TO_PLAIN);
         echo.framework().params().forEach(p -> passed.add(p.property()));
         List<String> options = new ArrayList<>(params.asJvmOptions(passed));
-        options.addAll(List.of("-Dmode=" + mode.label(), "-Dtarget=" + echo.target(), "-Dplain.framework=" + name,
-            "-Dplain.out=" + out));
+        options.addAll(List.of("-Dmode=" + mode.label(), "-Drepeat=" + trials.repeat(), "-Dtarget=" + echo.target(),
+            "-Dplain.framework=" + name, "-Dplain.out=" + out));
         options.addAll(echo.tlsOptions());
         System.out.println("plain driver: " + echo.name() + " (" + mode.label() + ") ...");
         // Owned: an interrupted shootout (Ctrl-C, SIGTERM) stops the plain driver too.
