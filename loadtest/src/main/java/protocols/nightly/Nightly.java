@@ -195,7 +195,8 @@ public final class Nightly implements SummaryListener {
           if (ts.isEmpty()) {
             continue;
           }
-          java.util.Set<String> names = ts.stream().map(RequestStats::name).collect(java.util.stream.Collectors.toSet());
+          java.util.Set<String> names = ts.stream().map(RequestStats::name)
+              .collect(java.util.stream.Collectors.toSet());
           List<String> warnings = analysis.warnings().stream().filter(w -> names.contains(w.request()))
               .map(w -> w.kind() + ": " + w.message()).toList();
           long ko = ts.stream().mapToLong(RequestStats::ko).sum();
@@ -211,7 +212,8 @@ public final class Nightly implements SummaryListener {
             double[] calls = ts.stream().mapToDouble(RequestStats::okThroughput).toArray();
             double[] p99s = ts.stream().filter(RequestStats::hasOkCalls).mapToDouble(RequestStats::p99).toArray();
             double[] p50s = ts.stream().filter(RequestStats::hasOkCalls).mapToDouble(RequestStats::p50).toArray();
-            out.add(new Tonight(level, TrialStats.medianOf(calls), p50s.length == 0 ? 0 : Math.round(TrialStats.medianOf(p50s)),
+            out.add(new Tonight(level, TrialStats.medianOf(calls),
+                p50s.length == 0 ? 0 : Math.round(TrialStats.medianOf(p50s)),
                 p99s.length == 0 ? 0 : Math.round(TrialStats.medianOf(p99s)), ko, count, warnings, ts.size(),
                 relativeSpread(calls), relativeSpread(p99s)));
           }

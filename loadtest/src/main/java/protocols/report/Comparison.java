@@ -233,8 +233,9 @@ public final class Comparison {
       return "";
     }
     StringBuilder sb = new StringBuilder(String.format(Locale.ROOT, "%nPairs (candidate / baseline, 95%% intervals;"
-        + " %s; a verdict beyond %.0f%%, for p99 beyond %.0f%%)%n%-22s %-22s %-8s %7s  %-34s  %-34s%n", pairs.get(0).throughputRatio().method(), TrialStats.NOISE_FLOOR * 100, TrialStats.P99_NOISE_FLOOR * 100, "baseline",
-        "candidate", "mode", "clients", "calls/s", "p99"));
+        + " %s; a verdict beyond %.0f%%, for p99 beyond %.0f%%)%n%-22s %-22s %-8s %7s  %-34s  %-34s%n",
+        pairs.get(0).throughputRatio().method(), TrialStats.NOISE_FLOOR * 100, TrialStats.P99_NOISE_FLOOR * 100,
+        "baseline", "candidate", "mode", "clients", "calls/s", "p99"));
     for (Pair p : pairs) {
       sb.append(String.format(Locale.ROOT, "%-22s %-22s %-8s %7d  %-34s  %-34s%n", p.baseline(), p.candidate(),
           p.mode(), p.clients(), ratio(p.throughputRatio(), p.throughputVerdict()), ratio(p.p99Ratio(),

@@ -224,7 +224,6 @@ public final class ComparisonReport implements SummaryListener {
    */
   List<Comparison.Row> rows(List<RequestStats> gatling, Function<String, CpuSampler.Shares> cpu) throws IOException {
     TrialComparison trials = new TrialComparison(gatling, seed);
-    Map<Level, RequestStats> byLevel = byLevel(gatling);
     Map<String, Summaries.Summary> plain = new LinkedHashMap<>();
     for (Map.Entry<String, Path> e : plainResults.entrySet()) {
       if (Files.exists(e.getValue())) {
@@ -235,7 +234,8 @@ public final class ComparisonReport implements SummaryListener {
     for (String framework : frameworks) {
       for (InvocationMode mode : modes) {
         Summaries.Summary p = plain.get(key(framework, mode));
-        Map<Level, RequestStats> plainLevels = p == null ? Map.of() : byLevel(p.requests());
+        // The plain driver's levels over their trials, grouped as Gatling's are.
+        TrialComparison plainTrials = new TrialComparison(p == null ? List.of() : p.requests(), seed);
         Map<String, Double> plainCpu = p == null || p.run() == null || p.run().cpuMicrosPerCall() == null ? Map.of()
             : p.run().cpuMicrosPerCall();
         for (int clients : levels) {
@@ -253,12 +253,10 @@ public final class ComparisonReport implements SummaryListener {
               clients, mode));
           Double ceilingRatio = ceilingServed > 0 ? Double.valueOf(served / ceilingServed) : null;
           Level plainLevel = Level.closed(null, clients, mode);
-          List<RequestStats> pts = plainLevels.values().stream().filter(r -> r.level().overTrials().equals(plainLevel))
-              .toList();
+          List<RequestStats> pts = plainTrials.of(plainLevel);
           RequestStats pl = pts.isEmpty() ? null : TrialComparison.median(pts);
           String flag = plainFlag(clients, served, pl);
-          Double plainThroughput = pl == null ? null
-              : TrialStats.medianOf(pts.stream().mapToDouble(RequestStats::okThroughput).toArray());
+          Double plainThroughput = pl == null ? null : plainTrials.medianThroughput(plainLevel);
           Interval overPlain = plainThroughput == null || flag != null ? null : overPlain(ts, s, pts, pl);
           // The ratio beside its interval is the interval's own centre, as every pair's.
           Double vsPlain = plainThroughput == null || flag != null ? null
@@ -299,12 +297,6 @@ public final class ComparisonReport implements SummaryListener {
         : Intervals.ratio(Intervals.ofWindows(Compare.Figure.CALLS_PER_SECOND.windows(plain)),
             Intervals.ofWindows(Compare.Figure.CALLS_PER_SECOND.windows(gatling)));
     return Double.isNaN(r.lo()) || Double.isNaN(r.hi()) ? null : r;
-  }
-
-  private static Map<Level, RequestStats> byLevel(List<RequestStats> requests) {
-    Map<Level, RequestStats> out = new LinkedHashMap<>();
-    requests.stream().filter(r -> r.level() != null).forEach(r -> out.put(r.level(), r));
-    return out;
   }
 
   /** The open-model levels of each framework and mode, in offered-rate order. */

@@ -259,6 +259,21 @@ class ComparisonReportTest {
   }
 
   /**
+   * grpc and grpc tls at 1 client, one trial each per round of 3 s: plaintext at {@code plaintext[r]}
+   * calls/s, TLS at {@code tlsShare[r]} of it.
+   */
+  private static List<RequestStats> tlsRounds(double[] plaintext, double[] tlsShare) {
+    List<RequestStats> all = new java.util.ArrayList<>();
+    for (int t = 1; t <= plaintext.length; t++) {
+      double tls = plaintext[t - 1] * tlsShare[t - 1];
+      all.add(stats(Level.closed("grpc", 1, InvocationMode.ASYNC).trial(t), (long) plaintext[t - 1] * 3,
+          plaintext[t - 1]));
+      all.add(stats(Level.closed("grpc tls", 1, InvocationMode.ASYNC).trial(t), (long) (tls * 3), tls));
+    }
+    return all;
+  }
+
+  /**
    * TLS run first ({@code -Dtls=true,false}) in three rounds at half plaintext's calls/s: the TLS row's
    * interval and verdict are its pair's, turned round to read TLS over plaintext, on the console, the
    * page and in comparison.json.
@@ -269,13 +284,7 @@ class ComparisonReportTest {
     List<String> variants = List.of("grpc tls", "grpc");
     ComparisonReport report = new ComparisonReport(variants, Map.of(), List.of(InvocationMode.ASYNC), List.of(1),
         "netty", Map.of(), Map.of(), List.of(pair), Map.of(), 11);
-    List<RequestStats> all = new java.util.ArrayList<>();
-    double[] rounds = {1000, 1100, 900};
-    for (int t = 1; t <= 3; t++) {
-      all.add(stats(Level.closed("grpc tls", 1, InvocationMode.ASYNC).trial(t), (long) (rounds[t - 1] * 0.5 * 3),
-          rounds[t - 1] * 0.5));
-      all.add(stats(Level.closed("grpc", 1, InvocationMode.ASYNC).trial(t), (long) rounds[t - 1] * 3, rounds[t - 1]));
-    }
+    List<RequestStats> all = tlsRounds(new double[] {1000, 1100, 900}, new double[] {0.5, 0.5, 0.5});
     List<Comparison.Pair> pairs = new TrialComparison(all, 11).pairs(variants, List.of(InvocationMode.ASYNC),
         List.of(1));
     assertEquals("grpc tls", pairs.get(0).baseline(), "TLS ran first: the pair's baseline");
@@ -310,15 +319,7 @@ class ComparisonReportTest {
     List<String> variants = List.of("grpc", "grpc tls");
     ComparisonReport report = new ComparisonReport(variants, Map.of(), List.of(InvocationMode.ASYNC), List.of(1),
         "netty", Map.of(), Map.of(), List.of(pair), Map.of(), 11);
-    List<RequestStats> all = new java.util.ArrayList<>();
-    double[] plaintext = {1000, 1100, 900};
-    double[] share = {0.5, 0.9, 0.6};
-    for (int t = 1; t <= 3; t++) {
-      double tls = plaintext[t - 1] * share[t - 1];
-      all.add(stats(Level.closed("grpc", 1, InvocationMode.ASYNC).trial(t), (long) plaintext[t - 1] * 3,
-          plaintext[t - 1]));
-      all.add(stats(Level.closed("grpc tls", 1, InvocationMode.ASYNC).trial(t), (long) (tls * 3), tls));
-    }
+    List<RequestStats> all = tlsRounds(new double[] {1000, 1100, 900}, new double[] {0.5, 0.9, 0.6});
     List<Comparison.Pair> pairs = new TrialComparison(all, 11).pairs(variants, List.of(InvocationMode.ASYNC),
         List.of(1));
     TwoWays.Row row = TwoWays.rows(List.of(pair), report.rows(all), pairs).get(0);
