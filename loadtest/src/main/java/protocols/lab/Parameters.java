@@ -28,6 +28,7 @@ public final class Parameters {
     NIGHTLY("RpcNightly"),
     DEMO("OwnServiceDemo"),
     STREAMS("StreamingDemo and StreamShootout"),
+    STREAM_SHOOTOUT("StreamShootout"),
     MERGE("the merge command");
 
     private final String label;
@@ -77,8 +78,8 @@ public final class Parameters {
       new Param("orderNameChars", "unset", RUNS),
       new Param("maxMessageBytes", "unset", CLIENTS),
       new Param("serverDelayUs", "unset", CLIENTS),
-      new Param("repeat", "1; RpcShootout: 3", RUNS),
-      new Param("seed", "from the clock", RUNS),
+      new Param("repeat", "1; RpcShootout and StreamShootout: 3", EnumSet.of(Use.ECHO, Use.SHOOTOUT, Use.STREAM_SHOOTOUT)),
+      new Param("seed", "from the clock", EnumSet.of(Use.ECHO, Use.SHOOTOUT, Use.STREAM_SHOOTOUT)),
       new Param("profile", "false", EnumSet.of(Use.ECHO, Use.SHOOTOUT, Use.STREAMS)),
       new Param("cpus", "false", EnumSet.of(Use.ECHO, Use.SHOOTOUT, Use.NIGHTLY, Use.DEMO, Use.STREAMS)),
       new Param(Profiling.LIBRARY_PARAM, "the one in the async-profiler jar", EnumSet.of(Use.ECHO, Use.SHOOTOUT, Use.STREAMS)),

@@ -16,6 +16,7 @@ import protocols.rpc.Errors;
 import protocols.stats.CpuSampler;
 import protocols.stats.RequestStats;
 import protocols.stats.StreamStats;
+import protocols.stats.StreamTrials;
 import protocols.stats.RunInfo;
 import protocols.stats.Summaries;
 import protocols.stats.Validity;
@@ -93,6 +94,8 @@ final class RunReport {
     List<RunInfo.FaultOutcome> faults = run.faults().outcomes();
     RunAnalysis analysis = RunAnalysis.of(requests, cpu, warmups, settles, faults, run.servers()::ownServers)
         .withCpuNotSampledBecause(cpuNotSampled);
+    StreamTrials streamTrials = StreamTrials.of(streams, streams.isEmpty() ? 0 : Trials.of(run.params(), 1).seed(),
+        name -> analysis.warnings().stream().anyMatch(w -> w.request().equals(name)));
     RunInfo info = RunInfo.ofRun(run.protocols(), interrupted, injector(), startedAt,
         folder.toAbsolutePath().getFileName().toString(), run.params().loadSettings(), warmups, faults, settles);
     Path page = folder.resolve(RpcReportPage.FILE);
@@ -103,11 +106,15 @@ final class RunReport {
       if (profiles != null) {
         Summaries.recordProfiles(file, profiles);
       }
+      if (!streamTrials.isEmpty()) {
+        Summaries.recordStreamTrials(file, streamTrials);
+      }
       String title = "RPC report: " + folder.toAbsolutePath().getFileName();
       Files.writeString(page, RpcReportPage.render(title, requests, streams, analysis, info, interrupted, null,
-          profiles), StandardCharsets.UTF_8);
+          profiles, streamTrials), StandardCharsets.UTF_8);
       System.out.println(SummaryTable.render(requests));
       System.out.print(SummaryTable.streams(streams));
+      System.out.print(SummaryTable.streamTrials(streamTrials));
       System.out.print(SummaryTable.saturated(analysis));
       System.out.println("RPC summary (µs latencies): " + file.toAbsolutePath());
       SummaryTable.printValidity(analysis, System.out);

@@ -9,6 +9,7 @@ import protocols.load.Faults;
 import protocols.load.RunAnalysis;
 import protocols.stats.RequestStats;
 import protocols.stats.StreamStats;
+import protocols.stats.StreamTrials;
 import protocols.stats.RunContext;
 import protocols.stats.RunInfo;
 
@@ -37,14 +38,21 @@ public final class RpcReportPage {
    */
   public static String render(String title, List<RequestStats> requests, List<StreamStats> streams,
                               RunAnalysis analysis, RunInfo run, boolean interrupted, Merged merged) {
-    return render(title, requests, streams, analysis, run, interrupted, merged, null);
+    return render(title, requests, streams, analysis, run, interrupted, merged, null, null);
   }
 
-  /** As {@link #render}, with the run's profiles (-Dprofile), or null. */
+  /**
+   * As {@link #render}, with the run's profiles (-Dprofile) and its streams' levels over their trials
+   * (the streaming shootout's -Drepeat), each null when the run has none.
+   */
   public static String render(String title, List<RequestStats> requests, List<StreamStats> streams,
                               RunAnalysis analysis, RunInfo run, boolean interrupted, Merged merged,
-                              protocols.stats.profile.Profiles profiles) {
+                              protocols.stats.profile.Profiles profiles, StreamTrials streamTrials) {
     Map<String, Object> model = new HashMap<>();
+    model.put("streamTrials", streamTrials == null || streamTrials.isEmpty() ? null : streamTrials);
+    model.put("seed", run.settings() == null ? null : run.settings().get("seed"));
+    model.put("noiseFloor", Math.round(protocols.stats.TrialStats.NOISE_FLOOR * 100));
+    model.put("p99NoiseFloor", Math.round(protocols.stats.TrialStats.P99_NOISE_FLOOR * 100));
     model.put("profiles", profiles == null ? null : ProfileBars.of(profiles));
     model.put("title", title);
     model.put("generated", Pages.now());

@@ -6,7 +6,10 @@ import protocols.load.RunAnalysis;
 import protocols.stats.Warning;
 import protocols.stats.LatencyRecorder;
 import protocols.stats.RequestStats;
+import protocols.stats.Interval;
 import protocols.stats.StreamStats;
+import protocols.stats.StreamTrials;
+import protocols.stats.TrialStats;
 import protocols.stats.OpenStats;
 
 /** The µs figures as a console table, printed next to Gatling's own millisecond statistics. */
@@ -101,6 +104,48 @@ public final class SummaryTable {
           s.roundTripP99(), s.roundTripMax(), s.pacedSends() == 0 ? "-" : Long.toString(s.sendLagP99())));
     }
     return sb.toString();
+  }
+
+  /** The streaming shootout's levels over their trials: medians with intervals, pairs with verdicts, resolutions. */
+  public static String streamTrials(StreamTrials trials) {
+    if (trials.isEmpty()) {
+      return "";
+    }
+    int width = "level".length();
+    for (StreamTrials.Row r : trials.levels()) {
+      width = Math.max(width, r.name().length());
+    }
+    StringBuilder sb = new StringBuilder(String.format(java.util.Locale.ROOT, "%nStreams over trials: medians of %d"
+        + " trials [95%%: %s]%n", trials.levels().get(0).trials(), trials.levels().get(0).receivedPerSecond().method()));
+    String h = "%-" + width + "s %26s %22s %22s  %s%n";
+    sb.append(String.format(h, "level", "received/s", "rtt p50", "rtt p99", ""));
+    for (StreamTrials.Row r : trials.levels()) {
+      sb.append(String.format(java.util.Locale.ROOT, h, r.name(), interval(r.receivedPerSecond()),
+          interval(r.roundTripP50()), interval(r.roundTripP99()), r.warnedTrials().isEmpty() ? ""
+              : "warned: " + r.warnedTrials().size() + " of " + r.trials() + " trials"));
+    }
+    if (!trials.pairs().isEmpty()) {
+      sb.append(String.format(java.util.Locale.ROOT, "Stream pairs: candidate / baseline [95%%], verdicts beyond %.0f%%"
+          + " (p99: %.0f%%)%n", 100 * TrialStats.NOISE_FLOOR, 100 * TrialStats.P99_NOISE_FLOOR));
+      for (StreamTrials.Pair p : trials.pairs()) {
+        sb.append(String.format(java.util.Locale.ROOT, "  %s / %s, %s: received/s %s %s; rtt p50 %s %s; rtt p99 %s %s%n",
+            p.candidate(), p.baseline(), p.level(), ratio(p.receivedRatio()), p.receivedVerdict(),
+            ratio(p.roundTripP50Ratio()), p.roundTripP50Verdict(), ratio(p.roundTripP99Ratio()), p.roundTripP99Verdict()));
+      }
+    }
+    for (StreamTrials.Resolution r : trials.resolutions()) {
+      sb.append(String.format(java.util.Locale.ROOT, "Resolution at %s: ±%.1f%% (an A/A pair's interval half-width over"
+          + " %d paired rounds)%n", r.level(), 100 * r.paired(), r.rounds()));
+    }
+    return sb.toString();
+  }
+
+  private static String interval(Interval i) {
+    return String.format(java.util.Locale.ROOT, "%.0f [%.0f, %.0f]", i.mid(), i.lo(), i.hi());
+  }
+
+  private static String ratio(Interval i) {
+    return String.format(java.util.Locale.ROOT, "%.3f [%.3f, %.3f]", i.mid(), i.lo(), i.hi());
   }
 
   public static String saturated(RunAnalysis analysis) {

@@ -17,6 +17,13 @@ import protocols.rpc.StreamResult;
  */
 public final class StreamRecorder {
   private final Map<String, Totals> byName = new ConcurrentHashMap<>();
+  private final Map<String, StreamLevel> levels = new ConcurrentHashMap<>();
+
+  /** The streaming shootout's level a request of this name measures; returns its name. */
+  public String describe(StreamLevel level) {
+    levels.put(level.name(), level);
+    return level.name();
+  }
 
   /** One OK stream of {@code name}, from {@code startNanos} to {@code endNanos}. */
   public void record(String name, long startNanos, long endNanos, StreamResult stream) {
@@ -39,7 +46,7 @@ public final class StreamRecorder {
    */
   public List<StreamStats> snapshot(Function<String, OptionalDouble> sendingSeconds) {
     List<StreamStats> out = new ArrayList<>();
-    byName.forEach((name, totals) -> out.add(totals.stats(name, sendingSeconds.apply(name))));
+    byName.forEach((name, totals) -> out.add(totals.stats(name, sendingSeconds.apply(name), levels.get(name))));
     out.sort(java.util.Comparator.comparing(StreamStats::name));
     return out;
   }
@@ -73,14 +80,14 @@ public final class StreamRecorder {
       sendLags.add(s.sendLagsMicros());
     }
 
-    synchronized StreamStats stats(String name, OptionalDouble sendingSeconds) {
+    synchronized StreamStats stats(String name, OptionalDouble sendingSeconds, StreamLevel level) {
       double seconds = Math.max(1e-9, sendingSeconds.orElse((lastEnd - firstStart) / 1e9));
       return new StreamStats(name, streams, failed, sent, received, RequestStats.round(sent / seconds, 1),
           RequestStats.round(received / seconds, 1), Histograms.percentile(first, 50), Histograms.percentile(first, 99),
           Histograms.percentile(gaps, 50), Histograms.percentile(gaps, 99), Histograms.max(gaps),
           roundTrips.getTotalCount(), Histograms.percentile(roundTrips, 50), Histograms.percentile(roundTrips, 99),
           Histograms.percentile(roundTrips, 99.9), Histograms.max(roundTrips), sendLags.getTotalCount(),
-          Histograms.percentile(sendLags, 50), Histograms.percentile(sendLags, 99), Histograms.max(sendLags));
+          Histograms.percentile(sendLags, 50), Histograms.percentile(sendLags, 99), Histograms.max(sendLags), level);
     }
   }
 }

@@ -103,9 +103,18 @@ public final class Summaries {
 
   /** Adds a run's profiles to a summary already written ({@code "profiles"}), atomically as {@link #write}. */
   public static void recordProfiles(Path file, protocols.stats.profile.Profiles profiles) throws IOException {
+    record(file, "profiles", profiles);
+  }
+
+  /** Adds a streaming shootout's levels over their trials ({@code "streamTrials"}), atomically as {@link #write}. */
+  public static void recordStreamTrials(Path file, StreamTrials trials) throws IOException {
+    record(file, "streamTrials", trials);
+  }
+
+  private static void record(Path file, String field, Object value) throws IOException {
     com.fasterxml.jackson.databind.node.ObjectNode root =
         (com.fasterxml.jackson.databind.node.ObjectNode) JSON.readTree(file.toFile());
-    root.set("profiles", JSON.valueToTree(profiles));
+    root.set(field, JSON.valueToTree(value));
     Path tmp = file.toAbsolutePath().getParent().resolve(file.getFileName() + ".tmp");
     JSON.writeValue(tmp.toFile(), root);
     Files.move(tmp, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);

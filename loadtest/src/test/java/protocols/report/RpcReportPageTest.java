@@ -79,8 +79,8 @@ class RpcReportPageTest {
     RunAnalysis a = RunAnalysis.of(r.snapshot(), Optional.empty(), List.of());
     List<protocols.stats.StreamStats> streams = List.of(
         new protocols.stats.StreamStats("chat", 3, 0, 300, 300, 150, 150, 800, 900, 10, 20, 30, 300, 400, 5_000, 6_000,
-            7_000, 300, 40, 900, 1_200),
-        new protocols.stats.StreamStats("watch", 2, 0, 2, 2_000, 1, 1_000, 700, 800, 5, 9, 12, 0, 0, 0, 0, 0, 0, 0, 0, 0));
+            7_000, 300, 40, 900, 1_200, null),
+        new protocols.stats.StreamStats("watch", 2, 0, 2, 2_000, 1, 1_000, 700, 800, 5, 9, 12, 0, 0, 0, 0, 0, 0, 0, 0, 0, null));
     String page = RpcReportPage.render("t", r.snapshot(), streams, a, RunInfo.ofRun(List.of(), false,
         RunInfo.Injector.ALONE, 0, "run", Map.of(), List.of(), List.of()), false, null);
     assertTrue(page.contains("<tr data-stream=\"chat\"><td class=\"n\">chat</td><td class=\"streams\">3</td>"
@@ -90,6 +90,37 @@ class RpcReportPageTest {
     assertTrue(watch.find() && watch.group().contains("not an echo"), "watch has no round trips");
     assertTrue(page.contains("<td class=\"lag-p99\">900</td>"), "the paced chat's send lag p99");
     assertTrue(watch.group().contains("not paced"), "watch was not paced");
+  }
+
+  /** A streaming shootout's trials: each level's medians with intervals, the pair with its verdict, the resolution. */
+  @Test
+  void theStreamsOverTrialsTablesShowMediansIntervalsAndVerdicts() {
+    LatencyRecorder r = new LatencyRecorder();
+    r.record("x", 0, 1_000_000, true);
+    RunAnalysis a = RunAnalysis.of(r.snapshot(), Optional.empty(), List.of());
+    List<protocols.stats.StreamStats> streams = new java.util.ArrayList<>();
+    for (int t = 1; t <= 3; t++) {
+      for (String f : List.of("grpc", "triple")) {
+        protocols.stats.StreamLevel level = protocols.stats.StreamLevel.chat(f, 10, 0).trial(t);
+        double received = (f.equals("grpc") ? 1_000 : 500) + t;
+        streams.add(new protocols.stats.StreamStats(level.name(), 3, 0, 300, 300, received, received, 800, 900, 10,
+            20, 30, 300, 400, 5_000, 6_000, 7_000, 0, 0, 0, 0, level));
+      }
+    }
+    protocols.stats.StreamTrials trials = protocols.stats.StreamTrials.of(streams, 1, n -> n.equals("grpc chat 10 streams trial 3"));
+    String page = RpcReportPage.render("t", r.snapshot(), streams, a, RunInfo.ofRun(List.of(), false,
+        RunInfo.Injector.ALONE, 0, "run", Map.of("seed", "1"), List.of(), List.of()), false, null, null, trials);
+    assertTrue(page.contains("<tr data-stream-level=\"grpc chat 10 streams\" class=\"flagged\">"), "gRPC's level, flagged");
+    assertTrue(page.contains("1 of 3 trials warned of"), "how many of its trials were warned of");
+    assertTrue(page.contains("<td class=\"received\">1002<br><small class=\"interval\">[1001, 1003]</small>"),
+        "its median and interval: " + page.substring(page.indexOf("stream-trials")));
+    Matcher pair = Pattern.compile("<tr data-baseline=\"grpc\" data-candidate=\"triple\" data-level=\"chat 10 streams\">"
+        + ".*?</tr>").matcher(page);
+    assertTrue(pair.find() && pair.group().contains("slower"), "triple slower than grpc");
+    assertTrue(page.contains("Resolution at chat 10 streams: ±"), "the level's resolution");
+    String console = SummaryTable.streamTrials(trials);
+    assertTrue(console.contains("triple / grpc, chat 10 streams: received/s 0.50"), console);
+    assertTrue(console.contains("warned: 1 of 3 trials"), console);
   }
 
   /** Rounds interleave a level's trials; the Levels table puts them together and says when each ran. */
