@@ -5,9 +5,11 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.function.Function;
 import protocols.load.RunAnalysis;
 import protocols.load.SummaryListener;
 import protocols.report.RpcReportPage;
@@ -92,14 +94,16 @@ final class RunReport {
     List<RunInfo.WarmupOutcome> warmups = run.warmupOutcomes();
     List<RunInfo.WarmupOutcome> settles = run.settleOutcomes();
     List<RunInfo.FaultOutcome> faults = run.faults().outcomes();
-    RunAnalysis analysis = RunAnalysis.of(requests, cpu, warmups, settles, faults, run.servers()::ownServers)
+    Function<RequestStats, String> echoOf = echoOf(streams);
+    RunAnalysis analysis = RunAnalysis.of(requests, cpu, warmups, settles, faults,
+        r -> run.servers().ownServers(echoOf.apply(r)))
         .withCpuNotSampledBecause(cpuNotSampled);
     StreamTrials streamTrials = StreamTrials.of(streams, streams.isEmpty() ? 0 : Trials.of(run.params(), 1).seed(),
         name -> analysis.warnings().stream().anyMatch(w -> w.request().equals(name)));
     RunInfo info = RunInfo.ofRun(run.protocols(), interrupted, injector(), startedAt,
         folder.toAbsolutePath().getFileName().toString(), run.params().loadSettings(), warmups, faults, settles);
     Path page = folder.resolve(RpcReportPage.FILE);
-    Profiles profiles = profiles(requests, analysis, interrupted);
+    Profiles profiles = profiles(requests, analysis, interrupted, echoOf);
     try {
       Path file = Summaries.write(folder.resolve(Summaries.FILE), new Summaries.Summary(info, analysis.warnings(),
           requests, validity(analysis), streams));
@@ -134,8 +138,16 @@ final class RunReport {
     pointAtReportOnExit(page, exit);
   }
 
+  /** Which echo's servers a request measured: its level's framework, a stream level's, or null (not named). */
+  private static Function<RequestStats, String> echoOf(List<StreamStats> streams) {
+    Map<String, String> streamEchoes = new HashMap<>();
+    streams.stream().filter(s -> s.level() != null).forEach(s -> streamEchoes.put(s.name(), s.level().framework()));
+    return r -> r.level() != null ? r.level().framework() : streamEchoes.get(r.name());
+  }
+
   /** Each measured level's profiles (with -Dprofile), or null; none from an interrupted run. */
-  private Profiles profiles(List<RequestStats> requests, RunAnalysis analysis, boolean interrupted) {
+  private Profiles profiles(List<RequestStats> requests, RunAnalysis analysis, boolean interrupted,
+                            Function<RequestStats, String> echoOf) {
     if (profiling.isEmpty()) {
       return null;
     }
@@ -145,7 +157,7 @@ final class RunReport {
       return null;
     }
     Profiling p = profiling.get();
-    List<LevelProfile> levels = p.levels(requests, analysis, run.servers()::providersOf);
+    List<LevelProfile> levels = p.levels(requests, analysis, r -> run.servers().providersOf(echoOf.apply(r)));
     p.problems().forEach(line -> System.out.println("profile: " + line));
     System.out.print(SummaryTable.profiles(levels));
     return new Profiles(p.profilerName(), levels, p.problems());

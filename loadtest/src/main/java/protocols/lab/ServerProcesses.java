@@ -6,8 +6,6 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.LongPredicate;
 import java.util.function.Supplier;
-import protocols.stats.Level;
-import protocols.stats.RequestStats;
 
 /**
  * The server processes the lab started, by the echo they serve: every process of it (providers and
@@ -30,21 +28,22 @@ final class ServerProcesses {
     return all;
   }
 
-  /** The provider processes of the level of {@code r}: its echo's, or every one where it names none. */
-  Set<Long> providersOf(RequestStats r) {
-    Level level = r.level();
-    Supplier<Set<Long>> pids = level != null && level.framework() != null ? providers.get(level.framework())
+  /**
+   * The provider processes of the echo named {@code echo} (a level's framework, or a stream level's);
+   * with none named, the only echo's, or every one where the lab started several.
+   */
+  Set<Long> providersOf(String echo) {
+    Supplier<Set<Long>> pids = echo != null ? providers.get(echo)
         : providers.size() == 1 ? providers.values().iterator().next() : null;
     return pids == null ? providers() : pids.get();
   }
 
   /**
-   * Which server processes are the level of {@code r}'s own: its echo's providers and registry; null
-   * (every server counts) where the run started none or the level names no echo of its own.
+   * Which server processes are the echo {@code echo}'s own: its providers and registry; with none
+   * named, the only echo's; null (every server counts) where the lab started none of it, or several.
    */
-  LongPredicate ownServers(RequestStats r) {
-    Level level = r.level();
-    Supplier<Set<Long>> pids = level == null ? null : level.framework() != null ? servers.get(level.framework())
+  LongPredicate ownServers(String echo) {
+    Supplier<Set<Long>> pids = echo != null ? servers.get(echo)
         : servers.size() == 1 ? servers.values().iterator().next() : null;
     if (pids == null) {
       return null;
