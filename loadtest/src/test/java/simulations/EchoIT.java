@@ -28,15 +28,16 @@ class EchoIT {
 
   /**
    * Async against servers the test started, one per framework, in one shootout (-Dtarget.NAME): each
-   * level served with no KO, and the servers left running. One Gatling JVM for all four (each echo
+   * level served with no KO (Thrift's on its loops path), and the servers left running. One Gatling JVM for all four (each echo
    * simulation runs on its own in the ITs of its capability: RpcReportIT, RegistryIT, OpenModelIT, ...).
    */
   @Test
   void asyncRunsAgainstServersStartedByTheTest() throws Exception {
     List<EmbeddedServer> servers = new java.util.ArrayList<>();
     try {
+      // Thrift on its loops path (the lab's framed connections on Gatling's loops), the manager being the others' test.
       Map<String, String> params = new java.util.HashMap<>(Map.of("frameworks", String.join(",", FRAMEWORKS),
-          "levels", "1,20", "duration", "4", "warmup", "2"));
+          "levels", "1,20", "duration", "4", "warmup", "2", "thrift.client", "loops"));
       for (String name : FRAMEWORKS) {
         RpcFramework<?, ?> framework = Frameworks.byName(name);
         EmbeddedServer server = EmbeddedServer.start(name, framework.serverMainClass(), List.of());
@@ -49,6 +50,14 @@ class EchoIT {
       for (String name : FRAMEWORKS) {
         GatlingProcess.assertLevel(requests, name + " echo 1 clients (async)", 1);
         GatlingProcess.assertLevel(requests, name + " echo 20 clients (async)", 20);
+      }
+      for (JsonNode protocol : run.summary().get("run").get("protocols")) {
+        // Each table says its client's connections and hops per call; Thrift's, which async path ran.
+        assertTrue(protocol.get("hopsPerCall").asText().matches("\\d+ hops? per call: .+"), protocol.toString());
+        if (protocol.get("framework").asText().equals("thrift")) {
+          assertTrue(protocol.get("asyncClient").asText().startsWith("loops:"), protocol.toString());
+          assertTrue(protocol.get("hopsPerCall").asText().startsWith("0 hops"), protocol.toString());
+        }
       }
       servers.forEach(s -> assertTrue(s.isAlive(), "a run with -Dtarget leaves the server alone"));
     } finally {

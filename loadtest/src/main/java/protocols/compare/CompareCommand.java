@@ -110,8 +110,7 @@ public final class CompareCommand {
   }
 
   private static String ratio(Interval i) {
-    return Double.isNaN(i.lo()) ? String.format(Locale.ROOT, "%.2f", i.mid())
-        : String.format(Locale.ROOT, "%.2f [%.2f, %.2f]", i.mid(), i.lo(), i.hi());
+    return i.hasBounds() ? i.withBounds(2) : protocols.stats.Numbers.fmt(i.mid(), 2);
   }
 
   static Path write(Compare.Result result, Path target) throws IOException {

@@ -14,20 +14,26 @@ import protocols.rpc.RpcMethod;
  * one, sync mode waits for the future on the sync pool. Immutable.
  */
 record DubboMethod<S, Req, Resp>(DubboService<S> service, Blocking<S, Req, Resp> blocking,
-                                 Async<S, Req, Resp> async, S proxy, S notifying, DubboNotifier notifier)
+                                 Async<S, Req, Resp> async, S proxy, S notifying, DubboNotifier notifier,
+                                 boolean enforcesTimeout)
     implements RpcMethod<DubboClient, Req, Resp> {
 
   DubboMethod(DubboService<S> service, Blocking<S, Req, Resp> blocking, Async<S, Req, Resp> async) {
-    this(service, blocking, async, null, null, null);
+    this(service, blocking, async, null, null, null, false);
   }
 
+  /**
+   * The dubbo protocol's consumer times every call out itself (the reference's {@code timeout}, on
+   * Dubbo's own timer wheel), so the core adds no timer of its own; over Triple the core's timer stays.
+   */
   @Override
   public RpcMethod<DubboClient, Req, Resp> prepare(DubboClient client) {
+    boolean ownTimeout = !client.triple();
     if (client.mode() == InvocationMode.CALLBACK && blocking != null && !client.triple()) {
       DubboClient.Notifying<S> n = service.notifying(client, blocking);
-      return new DubboMethod<>(service, blocking, async, service.proxy(client), n.caller(), n.notifier());
+      return new DubboMethod<>(service, blocking, async, service.proxy(client), n.caller(), n.notifier(), ownTimeout);
     }
-    return new DubboMethod<>(service, blocking, async, service.proxy(client), null, null);
+    return new DubboMethod<>(service, blocking, async, service.proxy(client), null, null, ownTimeout);
   }
 
   /**

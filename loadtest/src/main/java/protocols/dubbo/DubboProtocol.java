@@ -1,5 +1,6 @@
 package protocols.dubbo;
 
+import protocols.rpc.ClientPath;
 import contract.dubbo.DubboSerialization;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -88,6 +89,13 @@ public final class DubboProtocol extends DubboFamilyProtocol<DubboProtocol> {
 
   public String serialization() {
     return serialization;
+  }
+
+  @Override
+  public ClientPath clientPath() {
+    return new ClientPath("one per provider, shared by every call (Dubbo's default), on Dubbo's own Netty threads", 2,
+        "the write, from the user's loop to Dubbo's Netty thread; the reply, read and completed there"
+        + " (dispatcher=direct), to the user's loop");
   }
 
   @Override

@@ -1,5 +1,6 @@
 package protocols.dubbo;
 
+import protocols.rpc.ClientPath;
 import java.util.Map;
 import org.apache.dubbo.config.nested.TripleConfig;
 import protocols.rpc.RpcProtocolKey;
@@ -19,6 +20,13 @@ public final class TripleProtocol extends DubboFamilyProtocol<TripleProtocol> {
   TripleProtocol(RpcSettings settings) {
     super(settings, new Spec<>(KEY, "triple", DEFAULT_MAX_BODY, TripleProtocol::new,
         (p, loops) -> DubboClient.triple(p.settings(), p.maxMessageBytes())));
+  }
+
+  @Override
+  public ClientPath clientPath() {
+    return new ClientPath("one per provider, shared by every call (Dubbo's default), on Dubbo's own Netty threads", 3,
+        "the write, from the user's loop to Dubbo's Netty thread; the reply, to Triple's callback executor"
+        + " (Dubbo offers no other); from there to the user's loop");
   }
 
   @Override

@@ -135,7 +135,7 @@ public final class GrpcClient implements RpcClient {
 
   /** A channel on the calling thread's own loop if there is one, else the next in turn. */
   private int pick() {
-    return loops != null ? GatlingLoops.connectionFor(loops, channels.length, next.getAndIncrement())
+    return loops != null ? GatlingLoops.connectionFor(loops, channels.length, next)
         : Math.floorMod(next.getAndIncrement(), channels.length);
   }
 

@@ -1,5 +1,6 @@
 package protocols.grpc;
 
+import protocols.rpc.ClientPath;
 import java.util.Map;
 import protocols.rpc.NettyTls;
 import protocols.rpc.RpcProtocol;
@@ -38,6 +39,12 @@ public final class GrpcProtocol extends RpcProtocol<GrpcProtocol, GrpcClient> {
     return settings().targets().size() > 1
         ? "gRPC's own: a resolver naming the providers, the round_robin policy over a subchannel per provider"
         : "one server";
+  }
+
+  @Override
+  public ClientPath clientPath() {
+    return new ClientPath("one channel (HTTP/2 connection) per Gatling event loop, on that loop", 0,
+        "the call and its reply on the user's own loop, its channel's");
   }
 
   @Override

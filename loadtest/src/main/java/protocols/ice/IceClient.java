@@ -23,6 +23,9 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicInteger;
+import io.netty.channel.EventLoop;
+import io.netty.channel.EventLoopGroup;
+import protocols.rpc.GatlingLoops;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import protocols.rpc.InvocationMode;
@@ -32,10 +35,12 @@ import protocols.rpc.SizeLimit;
 
 /**
  * One Ice communicator per run, with IceGrid's locator as its default locator when the run goes
- * through a registry (proxies are then indirect, {@code identity@adapterId}). Ice shares one
- * connection per server by default; with
- * {@code connections} = N the users are spread over N proxies with distinct connection ids, hence N
- * connections. In sync mode every proxy carries an invocation timeout of the run's timeout; in async
+ * through a registry (proxies are then indirect, {@code identity@adapterId}). In a Gatling run (or the
+ * plain driver's loops) one proxy per event loop, each with its own connection id (hence its own
+ * connection), and each virtual user calls through its own loop's: the loops do not contend for one
+ * connection's lock, and Ice's client threads read the connections side by side. Outside them Ice's
+ * one shared connection per server. With {@code connections} = N, N proxies with distinct connection
+ * ids, a user calling on its loop's if there is one (as gRPC's channels), else in turn. In sync mode every proxy carries an invocation timeout of the run's timeout; in async
  * mode none: Ice runs each one on a locked JDK scheduled executor, a per-call cost (7% of a profiled
  * run's samples) for what the core's timeout already does, and the core cancels the Ice call when it fires.
  */
@@ -49,10 +54,14 @@ public final class IceClient implements RpcClient {
   private final AtomicInteger next = new AtomicInteger();
   private final int maxMessage;
   private final String adapterId;
+  /** Gatling's event loops (or the plain driver's); null outside them. */
+  private final EventLoop[] loops;
 
-  IceClient(RpcSettings settings, int maxMessage, String adapterId) {
+  /** @param gatlingLoops the loops the calls are made from, one connection each; or null */
+  IceClient(RpcSettings settings, int maxMessage, String adapterId, EventLoopGroup gatlingLoops) {
     this.settings = settings;
     this.adapterId = adapterId;
+    this.loops = gatlingLoops == null ? null : GatlingLoops.of(gatlingLoops);
     InitializationData init = new InitializationData();
     init.properties = IceSettings.properties(maxMessage);
     settings.viaRegistry().ifPresent(r -> init.properties.setProperty("Ice.Default.Locator",
@@ -78,8 +87,8 @@ public final class IceClient implements RpcClient {
   }
 
   /**
-   * The proxies of the object {@code identity} on the target: one, or with {@code connections} = N,
-   * N proxies with distinct connection ids (hence N connections), in sync mode each with the run's
+   * The proxies of the object {@code identity} on the target, one per connection (see the class), each
+   * with a distinct connection id but Ice's shared one outside event loops, in sync mode each with the run's
    * invocation timeout. Pinged once, so a run fails at start, not on the first call, if the server or the object
    * is not there; a -Dtimeout of a few ms is for calls, not for setting up the connection.
    */
@@ -88,7 +97,7 @@ public final class IceClient implements RpcClient {
     if (made != null) {
       return made;
     }
-    int n = Math.max(1, settings.connections());
+    int n = settings.connections() > 0 ? settings.connections() : loops == null ? 1 : loops.length;
     made = new ObjectPrx[n];
     String name = Util.identityToString(Util.stringToIdentity(identity));
     // Through IceGrid an indirect proxy: the locator gives the group's endpoints. With several of them,
@@ -105,7 +114,7 @@ public final class IceClient implements RpcClient {
       if (settings.mode() == InvocationMode.SYNC) {
         prx = prx.ice_invocationTimeout((int) Math.min(Integer.MAX_VALUE, settings.timeoutMillis()));
       }
-      made[i] = settings.connections() == 0 ? prx : prx.ice_connectionId("c" + i);
+      made[i] = settings.connections() == 0 && loops == null ? prx : prx.ice_connectionId("c" + i);
       try {
         made[i].ice_invocationTimeout(STARTUP_TIMEOUT_MILLIS).ice_ping();
       } catch (ObjectNotExistException e) {
@@ -130,9 +139,10 @@ public final class IceClient implements RpcClient {
     return settings.viaRegistry().map(r -> "IceGrid " + r.address()).orElse(settings.host() + ":" + settings.port());
   }
 
-  /** The next of {@code proxies}, in turn. */
+  /** The calling loop's proxy if it has one, else the next of {@code proxies} in turn. */
   <P> P pick(P[] proxies) {
-    return proxies[Math.floorMod(next.getAndIncrement(), proxies.length)];
+    return proxies[loops != null ? GatlingLoops.connectionFor(loops, proxies.length, next)
+        : Math.floorMod(next.getAndIncrement(), proxies.length)];
   }
 
   @Override

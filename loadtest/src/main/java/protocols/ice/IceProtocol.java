@@ -1,5 +1,6 @@
 package protocols.ice;
 
+import protocols.rpc.ClientPath;
 import protocols.rpc.InvocationMode;
 import protocols.rpc.Tls;
 import contract.zeroc.IceSettings;
@@ -27,7 +28,7 @@ public final class IceProtocol extends RpcProtocol<IceProtocol, IceClient> {
 
   private IceProtocol(RpcSettings settings, String adapterId) {
     super(settings, new Spec<>(KEY, "ice", IceSettings.DEFAULT_MAX_MESSAGE, s -> new IceProtocol(s, adapterId),
-        (p, loops) -> new IceClient(p.settings(), p.maxMessageBytes(), adapterId)));
+        (p, loops) -> new IceClient(p.settings(), p.maxMessageBytes(), adapterId, loops)));
     this.adapterId = adapterId;
   }
 
@@ -72,6 +73,13 @@ public final class IceProtocol extends RpcProtocol<IceProtocol, IceClient> {
     return settings().viaRegistry().isPresent() || settings().targets().size() > 1
         ? "Ice's own: proxies with connection caching off, so each call picks one of the endpoints (random)"
         : "one server";
+  }
+
+  @Override
+  public ClientPath clientPath() {
+    return new ClientPath("one per Gatling event loop (a proxy with its own connection id each), read by Ice's"
+        + " client thread pool", 1, "the call sent on the user's loop, on its loop's connection; the reply, read and"
+        + " completed on Ice's client thread, to the user's loop");
   }
 
   @Override

@@ -2,6 +2,7 @@ package protocols.lab;
 
 import java.util.LinkedHashMap;
 import java.util.Map;
+import protocols.rpc.ClientPath;
 import protocols.rpc.HostPort;
 import protocols.rpc.InvocationMode;
 import protocols.rpc.RpcProtocol;
@@ -32,7 +33,9 @@ final class ProtocolTable {
     if (s.mode() == InvocationMode.CALLBACK) {
       p.put("callback", protocol.callbackApi());
     }
-    p.put("connections", s.connections() == 0 ? "framework default" : s.connections());
+    ClientPath path = protocol.clientPath();
+    p.put("connections", s.connections() == 0 ? path.connections() : s.connections());
+    p.put("hopsPerCall", path.describe(s.mode()));
     p.put("maxMessageBytes", protocol.maxMessageBytes());
     p.put("tls", s.viaTls().map(t -> "on: " + t.describe() + "; implementation " + protocol.tlsImplementation())
         .orElse("off (plaintext)"));

@@ -70,7 +70,8 @@ public final class RpcFramework<C extends RpcClient, Req> {
 
   /**
    * A -D parameter of the framework's own, one of {@code allowed}: checked before a run starts, passed
-   * to its embedded server as {@code serverFlag} and to the shootout's plain-driver JVMs.
+   * to its embedded server as {@code serverFlag} (null: the client's alone) and to the shootout's
+   * plain-driver JVMs.
    */
   public RpcFramework<C, Req> withParam(String property, String defaultValue, String serverFlag,
                                         List<String> allowed) {
@@ -108,7 +109,9 @@ public final class RpcFramework<C extends RpcClient, Req> {
   public List<String> serverArgs(LoadParams params) {
     List<String> args = new ArrayList<>();
     for (Param p : this.params) {
-      args.addAll(List.of(p.serverFlag(), p.value(params)));
+      if (p.serverFlag() != null) {
+        args.addAll(List.of(p.serverFlag(), p.value(params)));
+      }
     }
     params.maxMessageBytes().ifPresent(bytes -> args.addAll(List.of(maxMessageFlag, Integer.toString(bytes))));
     params.serverDelayUs().ifPresent(us -> args.addAll(List.of("--delay-us", Integer.toString(us))));

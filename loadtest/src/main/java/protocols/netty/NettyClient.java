@@ -29,12 +29,13 @@ import java.io.IOException;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
-import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.HashMap;
+import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import io.netty.util.concurrent.ScheduledFuture;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReferenceArray;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -54,12 +55,12 @@ public final class NettyClient implements RpcClient {
   /** The loops of the group: connection i lives on loop i (modulo), also after a reconnect. */
   private final EventLoop[] homes;
   private final AtomicReferenceArray<Channel> channels;
+  /** Each connection's calls waiting for their reply, by call id: its own, touched only on its loop. */
+  private final AtomicReferenceArray<Replies> replies;
   private final Bootstrap bootstrap;
   private final SslContext ssl;
   private final RpcSettings settings;
   private volatile boolean closed;
-  private final Map<Long, Pending> pending = new ConcurrentHashMap<>();
-  private final AtomicLong callIds = new AtomicLong();
   private final AtomicInteger next = new AtomicInteger();
   private final long timeoutMillis;
   private final int maxFrame;
@@ -89,6 +90,7 @@ public final class NettyClient implements RpcClient {
     // Several providers: each loop gets a connection to each (channel i: loop i mod loops, provider i / loops).
     channels = new AtomicReferenceArray<>(settings.connections() > 0 ? settings.connections()
         : (ownsGroup ? 1 : homes.length) * settings.targets().size());
+    replies = new AtomicReferenceArray<>(channels.length());
     try {
       for (int i = 0; i < channels.length(); i++) {
         Channel channel = connect(i).sync().channel();
@@ -101,6 +103,7 @@ public final class NettyClient implements RpcClient {
           throw new IllegalStateException(Errors.rootMessage(handshake.handshakeFuture().cause()),
               handshake.handshakeFuture().cause());
         }
+        replies.set(i, channel.pipeline().get(Replies.class));
         channels.set(i, channel);
         watch(i, channel);
       }
@@ -146,6 +149,7 @@ public final class NettyClient implements RpcClient {
     }
     group.schedule(() -> connect(i).addListener((ChannelFutureListener) f -> {
       if (f.isSuccess() && !closed) {
+        replies.set(i, f.channel().pipeline().get(Replies.class));
         channels.set(i, f.channel());
         watch(i, f.channel());
       } else if (f.isSuccess()) {
@@ -158,43 +162,55 @@ public final class NettyClient implements RpcClient {
 
   /**
    * The ceiling's one method: the order back, on a connection of the calling thread's loop if there is
-   * one (a virtual user's own loop: the reply then completes on it), else on the next connection in
-   * turn; completed on the I/O thread, or failed by its own timeout.
+   * one (a virtual user's own loop: the call is sent and its reply completes there, with nothing shared
+   * between loops), else on the next connection in turn, handed to its loop; completed on the I/O
+   * thread, or failed by its own timeout.
    */
   public CompletionStage<Order> hello(Order request) {
-    long id = callIds.incrementAndGet();
     CompletableFuture<Order> reply = new CompletableFuture<>();
-    // While a connection is down its calls fail at once (the write fails on a closed channel).
-    Channel channel = pick();
-    pending.put(id, new Pending(channel, reply));
-    // Forget the call once it is answered, failed or timed out, so a lost reply leaks nothing; the
-    // timeout on the connection's own loop, not the JDK's shared delayer.
-    ScheduledFuture<?> timeout = channel.eventLoop().schedule(
-        () -> reply.completeExceptionally(new TimeoutException()), timeoutMillis, TimeUnit.MILLISECONDS);
-    reply.whenComplete((r, e) -> {
-      pending.remove(id);
-      timeout.cancel(false);
-    });
+    int i = pick();
+    Channel channel = channels.get(i);
+    Replies calls = replies.get(i);
+    if (channel.eventLoop().inEventLoop()) {
+      send(channel, calls, request, reply);
+    } else {
+      try {
+        channel.eventLoop().execute(() -> send(channel, calls, request, reply));
+      } catch (RejectedExecutionException e) {
+        reply.completeExceptionally(new IOException("client closed"));
+      }
+    }
+    return reply;
+  }
+
+  /** On the connection's loop: the call registered under its id, its timeout set, the frame written. */
+  private void send(Channel channel, Replies calls, Order request, CompletableFuture<Order> reply) {
     ByteBuf frame = channel.alloc().buffer(128);
+    long id = calls.nextId++;
     try {
       EchoFrames.write(frame, id, request, maxFrame);
     } catch (RuntimeException e) {
       frame.release();
       reply.completeExceptionally(e);
-      return reply;
+      return;
     }
+    // A lost reply leaks nothing: the timeout, on this loop's own timer, forgets the call.
+    ScheduledFuture<?> timeout = channel.eventLoop().schedule(() -> {
+      calls.pending.remove(id);
+      reply.completeExceptionally(new TimeoutException());
+    }, timeoutMillis, TimeUnit.MILLISECONDS);
+    calls.pending.put(id, new Pending(reply, timeout));
+    // While a connection is down its calls fail at once (the write fails on a closed channel).
     channel.writeAndFlush(frame).addListener(f -> {
       if (!f.isSuccess()) {
-        reply.completeExceptionally(f.cause());
+        calls.fail(id, f.cause());
       }
     });
-    return reply;
   }
 
-  private Channel pick() {
+  private int pick() {
     int n = channels.length();
-    return channels.get(ownsGroup ? Math.floorMod(next.getAndIncrement(), n)
-        : GatlingLoops.connectionFor(homes, n, next.getAndIncrement()));
+    return ownsGroup ? Math.floorMod(next.getAndIncrement(), n) : GatlingLoops.connectionFor(homes, n, next);
   }
 
 
@@ -225,34 +241,53 @@ public final class NettyClient implements RpcClient {
     if (ownsGroup) {
       group.shutdownGracefully(0, 2, TimeUnit.SECONDS).awaitUninterruptibly(5, TimeUnit.SECONDS);
     }
-    pending.values().forEach(p -> p.reply.completeExceptionally(new IOException("client closed")));
   }
 
-  /** A call waiting for its reply, and the connection it was sent on. */
-  private record Pending(Channel channel, CompletableFuture<Order> reply) {
+  /** A call waiting for its reply, and its timeout. */
+  private record Pending(CompletableFuture<Order> reply, ScheduledFuture<?> timeout) {
   }
 
+  /** One connection's replies, matched to its calls by id; every field is touched on its loop only. */
   private final class Replies extends SimpleChannelInboundHandler<ByteBuf> {
+    private final Map<Long, Pending> pending = new HashMap<>();
+    private long nextId;
+
     @Override
     protected void channelRead0(ChannelHandlerContext ctx, ByteBuf frame) {
       Pending call = pending.remove(EchoFrames.callId(frame));
       if (call != null) {
+        call.timeout.cancel(false);
         call.reply.complete(EchoFrames.order(frame));
+      }
+    }
+
+    void fail(long id, Throwable error) {
+      Pending call = pending.remove(id);
+      if (call != null) {
+        call.timeout.cancel(false);
+        call.reply.completeExceptionally(error);
+      }
+    }
+
+    /** Every call waiting on this connection fails now rather than at its timeout. */
+    private void failAll(Throwable error) {
+      List<Pending> calls = List.copyOf(pending.values());
+      pending.clear();
+      for (Pending call : calls) {
+        call.timeout.cancel(false);
+        call.reply.completeExceptionally(error);
       }
     }
 
     @Override
     public void channelInactive(ChannelHandlerContext ctx) {
-      // The connection is gone: its calls (and only its) fail now rather than at their timeout.
-      pending.values().stream().filter(p -> p.channel == ctx.channel())
-          .forEach(p -> p.reply.completeExceptionally(new IOException("connection closed by server")));
+      failAll(new IOException(closed ? "client closed" : "connection closed by server"));
     }
 
     @Override
     public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
       // A reply over the frame limit: the connection is unusable; its calls fail with the reason.
-      pending.values().stream().filter(p -> p.channel == ctx.channel())
-          .forEach(p -> p.reply.completeExceptionally(cause));
+      failAll(cause);
       ctx.close();
     }
   }

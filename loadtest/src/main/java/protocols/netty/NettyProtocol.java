@@ -1,5 +1,6 @@
 package protocols.netty;
 
+import protocols.rpc.ClientPath;
 import contract.netty.EchoFrames;
 import protocols.rpc.NettyTls;
 import protocols.rpc.RpcProtocol;
@@ -13,6 +14,12 @@ public final class NettyProtocol extends RpcProtocol<NettyProtocol, NettyClient>
   NettyProtocol(RpcSettings settings) {
     super(settings, new Spec<>(KEY, "netty", EchoFrames.DEFAULT_MAX_FRAME, NettyProtocol::new,
         (p, loops) -> new NettyClient(p.settings(), p.maxMessageBytes(), loops)));
+  }
+
+  @Override
+  public ClientPath clientPath() {
+    return new ClientPath("one per Gatling event loop, on that loop, calls multiplexed by call id", 0,
+        "the call and its reply on the user's own loop, its connection's");
   }
 
   @Override

@@ -221,7 +221,7 @@ public final class Comparison {
       sb.append(String.format(Locale.ROOT, "%-9s %-8s %7d %11.0f %11s %8s %-14s %9s %9s %9s%n", r.framework(),
           r.mode(), r.clients(), r.throughput(), optional(r.plainThroughput(), 0),
           r.plainFlag() != null ? "flagged" : optional(r.gatlingVsPlain(), 2),
-          i == null ? "" : String.format(Locale.ROOT, "[%.2f, %.2f]", i.lo(), i.hi()), optional(r.gatlingCpuPerCall(), 1),
+          i == null ? "" : i.bounds(2), optional(r.gatlingCpuPerCall(), 1),
           optional(r.plainCpuPerCall(), 1), optional(r.harnessCpuPerCall(), 1)));
     }
     return sb.toString();
@@ -252,8 +252,7 @@ public final class Comparison {
     if (Double.isInfinite(r.mid())) {
       return "no ratio: the baseline made no OK call";
     }
-    return fmt(r.mid(), 2) + (Double.isNaN(r.lo()) ? " (no interval)" : " [" + fmt(r.lo(), 2) + ", " + fmt(r.hi(), 2)
-        + "]") + " " + v.label();
+    return r.withBounds(2) + " " + v.label();
   }
 
   /** The console's last word on a comparison: what difference this run could tell apart, per level. */

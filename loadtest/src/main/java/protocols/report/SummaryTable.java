@@ -6,7 +6,6 @@ import protocols.load.RunAnalysis;
 import protocols.stats.Warning;
 import protocols.stats.LatencyRecorder;
 import protocols.stats.RequestStats;
-import protocols.stats.Interval;
 import protocols.stats.StreamStats;
 import protocols.stats.StreamTrials;
 import protocols.stats.TrialStats;
@@ -120,8 +119,8 @@ public final class SummaryTable {
     String h = "%-" + width + "s %26s %22s %22s  %s%n";
     sb.append(String.format(h, "level", "received/s", "rtt p50", "rtt p99", ""));
     for (StreamTrials.Row r : trials.levels()) {
-      sb.append(String.format(java.util.Locale.ROOT, h, r.name(), interval(r.receivedPerSecond()),
-          interval(r.roundTripP50()), interval(r.roundTripP99()), r.warnedTrials().isEmpty() ? ""
+      sb.append(String.format(java.util.Locale.ROOT, h, r.name(), r.receivedPerSecond().withBounds(0),
+          r.roundTripP50().withBounds(0), r.roundTripP99().withBounds(0), r.warnedTrials().isEmpty() ? ""
               : "warned: " + r.warnedTrials().size() + " of " + r.trials() + " trials"));
     }
     if (!trials.pairs().isEmpty()) {
@@ -129,8 +128,9 @@ public final class SummaryTable {
           + " (p99: %.0f%%)%n", 100 * TrialStats.NOISE_FLOOR, 100 * TrialStats.P99_NOISE_FLOOR));
       for (StreamTrials.Pair p : trials.pairs()) {
         sb.append(String.format(java.util.Locale.ROOT, "  %s / %s, %s: received/s %s %s; rtt p50 %s %s; rtt p99 %s %s%n",
-            p.candidate(), p.baseline(), p.level(), ratio(p.receivedRatio()), p.receivedVerdict(),
-            ratio(p.roundTripP50Ratio()), p.roundTripP50Verdict(), ratio(p.roundTripP99Ratio()), p.roundTripP99Verdict()));
+            p.candidate(), p.baseline(), p.level(), p.receivedRatio().withBounds(3), p.receivedVerdict(),
+            p.roundTripP50Ratio().withBounds(3), p.roundTripP50Verdict(), p.roundTripP99Ratio().withBounds(3),
+            p.roundTripP99Verdict()));
       }
     }
     for (StreamTrials.Resolution r : trials.resolutions()) {
@@ -140,13 +140,7 @@ public final class SummaryTable {
     return sb.toString();
   }
 
-  private static String interval(Interval i) {
-    return String.format(java.util.Locale.ROOT, "%.0f [%.0f, %.0f]", i.mid(), i.lo(), i.hi());
-  }
 
-  private static String ratio(Interval i) {
-    return String.format(java.util.Locale.ROOT, "%.3f [%.3f, %.3f]", i.mid(), i.lo(), i.hi());
-  }
 
   public static String saturated(RunAnalysis analysis) {
     StringBuilder sb = new StringBuilder();

@@ -204,8 +204,7 @@ public record TwoWays(Contrast contrast, String baseline, String variant, String
         sb.append(String.format(Locale.ROOT,
             "%-9s %-10s %-8s %7d %9.0f %9.0f %7s %-14s %-19s %9d %9d %9d %9d %7s %7s %7s %7s%n",
             r.framework(), r.variantLabel(), r.mode(), r.clients(), r.baselineThroughput(), r.variantThroughput(),
-            Comparison.optional(r.variantVsBaseline(), 2), i == null ? "-"
-                : String.format(Locale.ROOT, "[%.2f, %.2f]", i.lo(), i.hi()),
+            Comparison.optional(r.variantVsBaseline(), 2), i == null ? "-" : i.bounds(2),
             r.verdict() == null ? "-" : r.verdict().label(), r.baselineP50(), r.variantP50(), r.baselineP99(),
             r.variantP99(), Comparison.optional(r.baselineInjectorCpuPerCall(), 1),
             Comparison.optional(r.variantInjectorCpuPerCall(), 1), Comparison.optional(r.baselineServerCpuPerCall(), 1),

@@ -12,6 +12,7 @@ import io.netty.channel.socket.SocketChannel;
 import io.netty.channel.socket.nio.NioSocketChannel;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * For Netty-based clients that do their I/O on Gatling's own event loops: a connection per loop, and
@@ -46,11 +47,20 @@ public final class GatlingLoops {
 
   /**
    * Which of {@code n} connections a call takes, connection i living on {@code loops[i % loops.length]}:
-   * from connection {@code turn} (modulo n) on, the first one on the calling thread's own loop (its
-   * reply then completes there), else connection {@code turn} itself.
+   * with one connection per loop, the calling thread's loop's; else, from connection {@code turn}
+   * (the next of {@code turns}, modulo n) on, the first one on the calling thread's own loop (its reply
+   * then completes there), else connection {@code turn} itself. A caller on a loop with a connection of
+   * its own touches no counter the loops share (a contended cache line per call).
    */
-  public static int connectionFor(EventLoop[] loops, int n, int turn) {
-    int start = Math.floorMod(turn, n);
+  public static int connectionFor(EventLoop[] loops, int n, AtomicInteger turns) {
+    if (n == loops.length) {
+      for (int i = 0; i < n; i++) {
+        if (loops[i].inEventLoop()) {
+          return i;
+        }
+      }
+    }
+    int start = Math.floorMod(turns.getAndIncrement(), n);
     for (int k = 0; k < n; k++) {
       int i = (start + k) % n;
       if (loops[i % loops.length].inEventLoop()) {

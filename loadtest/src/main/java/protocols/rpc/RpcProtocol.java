@@ -135,6 +135,9 @@ public abstract class RpcProtocol<P extends RpcProtocol<P, C>, C extends RpcClie
     return Set.of();
   }
 
+  /** How this framework's client connects and hands each call between threads with the default connections. */
+  public abstract ClientPath clientPath();
+
   /** How this framework's client spreads calls over several providers, as the run's protocol table says it. */
   public String balancing() {
     return "one connection per provider, calls in turn";

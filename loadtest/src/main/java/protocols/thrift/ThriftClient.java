@@ -52,6 +52,8 @@ public final class ThriftClient implements RpcClient {
   private final RpcSettings settings;
   private final TProtocolFactory protocol;
   private final TAsyncClientManager[] managers;
+  /** The loops path's connections ({@link ThriftProtocol.AsyncPath#LOOPS}), else null. */
+  private final FramedConnections framed;
   private final AtomicInteger nextManager = new AtomicInteger();
   private final AtomicInteger nextTarget = new AtomicInteger();
   private final Map<Class<?>, ConnectionPool<?>> pools = new ConcurrentHashMap<>();
@@ -64,16 +66,29 @@ public final class ThriftClient implements RpcClient {
       + " its blocking client has: run it in sync mode (-Dmode=sync, .sync())";
 
   ThriftClient(RpcSettings settings, TProtocolFactory protocol, int maxFrame) {
+    this(settings, protocol, maxFrame, ThriftProtocol.AsyncPath.MANAGER, null);
+  }
+
+  /** @param gatlingLoops the loops the loops path runs on (Gatling's, or the plain driver's); or null */
+  ThriftClient(RpcSettings settings, TProtocolFactory protocol, int maxFrame, ThriftProtocol.AsyncPath path,
+               io.netty.channel.EventLoopGroup gatlingLoops) {
     this.settings = settings;
     if (settings.tls() != null && settings.mode() != protocols.rpc.InvocationMode.SYNC) {
       throw new IllegalArgumentException("thrift: " + NO_ASYNC_TLS);
+    }
+    if (path == ThriftProtocol.AsyncPath.LOOPS && settings.connections() > 0) {
+      throw new IllegalArgumentException("thrift: the loops path (" + path.label() + ") opens one connection per call"
+          + " in flight on each event loop; -Dconnections limits Thrift's own async client ("
+          + ThriftProtocol.AsyncPath.MANAGER.label() + ")");
     }
     this.tls = settings.viaTls().map(t -> TlsFiles.context(t.identity().orElse(null), t.trusted().orElse(null)))
         .orElse(null);
     this.protocol = protocol;
     this.maxFrame = maxFrame;
-    // One selector thread per core, as Gatling has one event loop per core.
-    int selectors = Math.max(1, Runtime.getRuntime().availableProcessors());
+    framed = path == ThriftProtocol.AsyncPath.LOOPS ? new FramedConnections(gatlingLoops, settings.targets(), protocol,
+        maxFrame, settings.timeoutMillis()) : null;
+    // One selector thread per core, as Gatling has one event loop per core; none on the loops path.
+    int selectors = framed != null ? 0 : Math.max(1, Runtime.getRuntime().availableProcessors());
     managers = new TAsyncClientManager[selectors];
     try {
       for (int i = 0; i < selectors; i++) {
@@ -122,6 +137,16 @@ public final class ThriftClient implements RpcClient {
       }
       throw new TTransportException(TTransportException.NOT_OPEN, "TLS to " + target + ": " + e.getMessage(), e);
     }
+  }
+
+  /** The loops path's connections, or null on Thrift's own async client. */
+  FramedConnections framed() {
+    return framed;
+  }
+
+  /** Whether calls are made async (async and callback modes), not on the sync pool. */
+  boolean asyncCalls() {
+    return settings.mode() != protocols.rpc.InvocationMode.SYNC;
   }
 
   /**
@@ -255,6 +280,9 @@ public final class ThriftClient implements RpcClient {
   @Override
   public void close() {
     pools.values().forEach(ConnectionPool::close);
+    if (framed != null) {
+      framed.close();
+    }
     for (TAsyncClientManager m : managers) {
       if (m != null) {
         m.stop();

@@ -21,8 +21,17 @@ import protocols.rpc.RpcRequest;
  */
 public record ThriftMethod<A extends TAsyncClient, B extends TServiceClient, Req, Resp>(
     Class<A> asyncType, Async<A, Req, Resp> async, Class<B> blockingType, Blocking<B, Req, Resp> blocking,
-    ConnectionPool<ThriftClient.Async<A>> asyncPool, ConnectionPool<B> blockingPool)
+    Halves<?, Req, Resp> halves, ConnectionPool<ThriftClient.Async<A>> asyncPool, ConnectionPool<B> blockingPool,
+    FramedConnections framed)
     implements RpcMethod<ThriftClient, Req, Resp> {
+
+  /** The method's two halves on the generated blocking client: {@code send_x(request)} and {@code recv_x()}. */
+  record Halves<H extends TServiceClient, Req, Resp>(java.lang.reflect.Constructor<H> make, Send<H, Req> send,
+                                                     Receive<H, Resp> receive) {
+    CompletableFuture<Resp> call(FramedConnections on, Req request) {
+      return on.call(make, send, receive, request);
+    }
+  }
 
   /** The async client class a request calls, waiting for the call. */
   public static final class Client<A extends TAsyncClient> {
@@ -36,7 +45,8 @@ public record ThriftMethod<A extends TAsyncClient, B extends TServiceClient, Req
 
     /** The call, as the generated async client takes it: {@code (c, req, reply) -> c.someMethod(req, reply)}. */
     public <Req, Resp> ThriftRequest<Req, Resp> call(Async<A, Req, Resp> call) {
-      return new ThriftRequest<>(name, new ThriftMethod<A, TServiceClient, Req, Resp>(type, call, null, null, null, null));
+      return new ThriftRequest<>(name, new ThriftMethod<A, TServiceClient, Req, Resp>(type, call, null, null, null, null,
+          null, null));
     }
   }
 
@@ -54,20 +64,57 @@ public record ThriftMethod<A extends TAsyncClient, B extends TServiceClient, Req
       return new ThriftRequest<>(name(), method.withBlocking(type, call));
     }
 
+    /**
+     * The same method as the generated blocking client's two halves, for async calls made on Gatling's
+     * event loops ({@code thrift.asyncPath(AsyncPath.LOOPS)}): {@code (c, req) -> c.send_someMethod(req)}
+     * and {@code c -> c.recv_someMethod()}.
+     */
+    public <H extends TServiceClient> ThriftRequest<Req, Resp> halves(Class<H> type, Send<H, Req> send,
+                                                                      Receive<H, Resp> receive) {
+      return new ThriftRequest<>(name(), method.withHalves(new Halves<>(constructor(type), send, receive)));
+    }
+
     @Override
     protected RpcMethod<ThriftClient, Req, Resp> method() {
       return method;
     }
   }
 
+  /** The generated client's (input, output) constructor. */
+  private static <H extends TServiceClient> java.lang.reflect.Constructor<H> constructor(Class<H> type) {
+    try {
+      return type.getConstructor(org.apache.thrift.protocol.TProtocol.class, org.apache.thrift.protocol.TProtocol.class);
+    } catch (NoSuchMethodException e) {
+      throw new IllegalArgumentException(type.getName() + " is not a Thrift-generated client: it has no public "
+          + type.getSimpleName() + "(TProtocol, TProtocol)");
+    }
+  }
+
   <B2 extends TServiceClient> ThriftMethod<A, B2, Req, Resp> withBlocking(Class<B2> type, Blocking<B2, Req, Resp> call) {
-    return new ThriftMethod<>(asyncType, async, type, call, null, null);
+    return new ThriftMethod<>(asyncType, async, type, call, halves, null, null, null);
+  }
+
+  ThriftMethod<A, B, Req, Resp> withHalves(Halves<?, Req, Resp> split) {
+    return new ThriftMethod<>(asyncType, async, blockingType, blocking, split, null, null, null);
+  }
+
+  /** On the loops path, every call times out on its loop's own timer: the core adds none. */
+  @Override
+  public boolean enforcesTimeout() {
+    return framed != null;
   }
 
   @Override
   public RpcMethod<ThriftClient, Req, Resp> prepare(ThriftClient client) {
-    return new ThriftMethod<>(asyncType, async, blockingType, blocking, client.asyncPool(asyncType),
-        blockingType == null ? null : client.blockingPool(blockingType));
+    FramedConnections loops = client.framed();
+    if (loops != null && halves == null && (client.asyncCalls() || blocking == null)) {
+      throw new IllegalArgumentException("thrift: the loops path (" + ThriftProtocol.AsyncPath.LOOPS.label()
+          + ") calls the generated client's send_/recv_ halves: add .halves(Service.Client.class,"
+          + " (c, req) -> c.send_method(req), c -> c.recv_method()) to the request");
+    }
+    return new ThriftMethod<>(asyncType, async, blockingType, blocking, halves,
+        loops == null ? client.asyncPool(asyncType) : null,
+        blockingType == null ? null : client.blockingPool(blockingType), loops);
   }
 
   /**
@@ -78,6 +125,9 @@ public record ThriftMethod<A extends TAsyncClient, B extends TServiceClient, Req
    */
   @Override
   public CompletionStage<Resp> callAsync(ThriftClient client, Req request) {
+    if (framed != null) {
+      return halves.call(framed, request);
+    }
     CompletableFuture<Resp> reply = new CompletableFuture<>();
     CompletableFuture<ThriftClient.Async<A>> lease = asyncPool.acquire();
     reply.whenComplete((r, e) -> lease.cancel(false));
@@ -148,6 +198,18 @@ public record ThriftMethod<A extends TAsyncClient, B extends TServiceClient, Req
   @FunctionalInterface
   public interface Async<A, Req, Resp> {
     void call(A client, Req request, AsyncMethodCallback<Resp> reply) throws TException;
+  }
+
+  /** The first half of a call on a generated blocking client: {@code (c, req) -> c.send_someMethod(req)}. */
+  @FunctionalInterface
+  public interface Send<B, Req> {
+    void send(B client, Req request) throws TException;
+  }
+
+  /** The second half: {@code c -> c.recv_someMethod()}. */
+  @FunctionalInterface
+  public interface Receive<B, Resp> {
+    Resp receive(B client) throws TException;
   }
 
   /** A call on a generated blocking client: {@code (c, req) -> c.someMethod(req)}. */

@@ -1,5 +1,6 @@
 package protocols.thrift;
 
+import protocols.rpc.ClientPath;
 import contract.thrift.WireProtocols;
 import java.util.Map;
 import java.util.Set;
@@ -17,17 +18,62 @@ public final class ThriftProtocol extends RpcProtocol<ThriftProtocol, ThriftClie
   static final int DEFAULT_MAX_FRAME = 1024 * 1024;
 
   private final String wireProtocol;
+  private final AsyncPath asyncPath;
+
+  /** Which client makes the async and callback calls. */
+  public enum AsyncPath {
+    /** Thrift's own: the generated AsyncClient on TAsyncClientManager's selector threads; the reference. */
+    MANAGER("manager"),
+    /** The generated blocking client's send_/recv_ halves over the lab's framed connections on Gatling's loops. */
+    LOOPS("loops");
+
+    private final String label;
+
+    AsyncPath(String label) {
+      this.label = label;
+    }
+
+    /** Its -Dthrift.client value. */
+    public String label() {
+      return label;
+    }
+
+    /** The path named {@code label}. */
+    public static AsyncPath of(String label) {
+      for (AsyncPath p : values()) {
+        if (p.label.equals(label)) {
+          return p;
+        }
+      }
+      throw new IllegalArgumentException("thrift async path must be manager or loops, got '" + label + "'");
+    }
+  }
 
   ThriftProtocol(RpcSettings settings, String wireProtocol) {
-    super(settings, new Spec<>(KEY, "thrift", DEFAULT_MAX_FRAME, s -> new ThriftProtocol(s, wireProtocol),
-        (p, loops) -> new ThriftClient(p.settings(), WireProtocols.factory(wireProtocol), p.maxMessageBytes())));
+    this(settings, wireProtocol, AsyncPath.MANAGER);
+  }
+
+  private ThriftProtocol(RpcSettings settings, String wireProtocol, AsyncPath asyncPath) {
+    super(settings, new Spec<>(KEY, "thrift", DEFAULT_MAX_FRAME, s -> new ThriftProtocol(s, wireProtocol, asyncPath),
+        (p, loops) -> new ThriftClient(p.settings(), WireProtocols.factory(wireProtocol), p.maxMessageBytes(), asyncPath,
+            loops)));
     this.wireProtocol = wireProtocol;
+    this.asyncPath = asyncPath;
   }
 
   /** binary (Thrift's default) or compact; the server must use the same. */
   public ThriftProtocol wireProtocol(String name) {
     WireProtocols.factory(name); // rejects an unknown name now, not at run time
-    return new ThriftProtocol(settings(), name);
+    return new ThriftProtocol(settings(), name, asyncPath);
+  }
+
+  /**
+   * Which client makes async and callback calls: Thrift's own async client (the default, the reference),
+   * or {@link AsyncPath#LOOPS}, the generated client's halves on Gatling's event loops (a request then
+   * needs its {@code .halves(...)}).
+   */
+  public ThriftProtocol asyncPath(AsyncPath path) {
+    return new ThriftProtocol(settings(), wireProtocol, java.util.Objects.requireNonNull(path, "path"));
   }
 
   @Override
@@ -49,8 +95,21 @@ public final class ThriftProtocol extends RpcProtocol<ThriftProtocol, ThriftClie
 
   @Override
   public String callbackApi() {
-    return "the async client's AsyncMethodCallback, its only async API; async mode completes a future from"
-        + " the same callback, so the two modes are one path";
+    return asyncPath == AsyncPath.LOOPS ? "the loops path's future, completed into the callback: the same path as"
+        + " async mode" : "the async client's AsyncMethodCallback, its only async API; async mode completes a future"
+        + " from the same callback, so the two modes are one path";
+  }
+
+  @Override
+  public ClientPath clientPath() {
+    if (asyncPath == AsyncPath.LOOPS) {
+      return new ClientPath("one per call in flight (a Thrift connection carries one call at a time), each Gatling event"
+          + " loop keeping its own", 0, "the call and its reply on the user's own loop, its connection's (the"
+          + " generated client's send_/recv_ halves over the lab's framed connections)");
+    }
+    return new ClientPath("one per call in flight (a Thrift client carries one call at a time), pooled", 2,
+        "the call, queued to a TAsyncClientManager's selector thread (which the queue wakes); the reply, read and"
+        + " completed there, to the user's loop; and the pool's lock when the connection is taken and given back");
   }
 
   @Override
@@ -63,6 +122,8 @@ public final class ThriftProtocol extends RpcProtocol<ThriftProtocol, ThriftClie
 
   @Override
   public Map<String, Object> describe() {
-    return Map.of("protocol", wireProtocol);
+    return Map.of("protocol", wireProtocol, "asyncClient", asyncPath == AsyncPath.LOOPS
+        ? "loops: the generated Client's send_/recv_ halves over the lab's framed connections on Gatling's event loops"
+        : "manager: Thrift's generated AsyncClient on TAsyncClientManager selector threads");
   }
 }

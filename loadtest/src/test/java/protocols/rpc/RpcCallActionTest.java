@@ -449,6 +449,11 @@ class RpcCallActionTest {
     TestProtocol(RpcSettings settings, FunctionClient client) {
       super(settings, new Spec<>(KEY, "test", 1024, s -> new TestProtocol(s, client), (p, loops) -> client));
     }
+
+    @Override
+    public ClientPath clientPath() {
+      return new ClientPath("the test's one client", 1, "completed by the test, resumed on the user's loop");
+    }
   }
 
   static final class Logged {

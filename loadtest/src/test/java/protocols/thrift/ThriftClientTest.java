@@ -107,6 +107,78 @@ class ThriftClientTest {
     }
   }
 
+  /**
+   * The loops path (-Dthrift.client=loops): calls on event loops over the lab's framed connections, one
+   * per call in flight; a kill fails the calls in flight, the calls after the restart go through on new
+   * connections, a stall gives timeouts and closes their connections, and closing the client closes them all.
+   */
+  @Test
+  void theLoopsPathCallsOnItsLoopsRecoversFromAKillAndAStallAndClosesItsConnections() throws Exception {
+    io.netty.channel.EventLoopGroup loops = protocols.rpc.GatlingLoops.newGroup();
+    try (EmbeddedServer server = EmbeddedServer.start("thrift", ThriftEchoServer.class.getName(), List.of());
+         ThriftClient client = ThriftDsl.thrift.target(server.address().toString()).timeout(Duration.ofMillis(500))
+             .asyncPath(ThriftProtocol.AsyncPath.LOOPS).newClient(loops)) {
+      RpcMethod<ThriftClient, Order, Order> echo = ThriftFramework.FRAMEWORK.echo(client);
+      assertTrue(echo.enforcesTimeout(), "each call times out on its loop: the core sets no timer of its own");
+      List<java.util.concurrent.CompletableFuture<Order>> first = new ArrayList<>();
+      for (int i = 0; i < USERS; i++) {
+        first.add(echo.callAsync(client, ThriftDsl.order(i)).toCompletableFuture());
+      }
+      for (int i = 0; i < USERS; i++) {
+        assertEquals(ThriftDsl.order(i), first.get(i).get(5, TimeUnit.SECONDS));
+      }
+      int opened = client.framed().size();
+      assertTrue(opened >= 1 && opened <= USERS, opened + " connections for " + USERS + " calls at once");
+      // The reply completes on a loop, the connection idle again: a call made there reuses it.
+      Order next = ThriftDsl.order(42);
+      java.util.concurrent.CompletableFuture<Order> chained = echo.callAsync(client, ThriftDsl.order(41))
+          .toCompletableFuture().thenCompose(r -> echo.callAsync(client, next));
+      assertEquals(next, chained.get(5, TimeUnit.SECONDS));
+      assertEquals(opened, client.framed().size(), "a call made on the reply's loop took an idle connection");
+
+      server.kill();
+      assertTrue(assertThrowsAny(echo.callAsync(client, ThriftDsl.order(7)).toCompletableFuture()),
+          "a call to a dead server fails");
+      server.restart();
+      Order afterRestart = ThriftDsl.order(8);
+      assertEquals(afterRestart, echo.callAsync(client, afterRestart).toCompletableFuture().get(5, TimeUnit.SECONDS));
+
+      server.signal("STOP");
+      java.util.concurrent.CompletableFuture<Order> stalled = echo.callAsync(client, ThriftDsl.order(9))
+          .toCompletableFuture();
+      java.util.concurrent.ExecutionException timedOut = org.junit.jupiter.api.Assertions.assertThrows(
+          java.util.concurrent.ExecutionException.class, () -> stalled.get(5, TimeUnit.SECONDS));
+      assertTrue(timedOut.getCause() instanceof java.util.concurrent.TimeoutException, String.valueOf(timedOut));
+      server.signal("CONT");
+      Order afterStall = ThriftDsl.order(10);
+      assertEquals(afterStall, echo.callAsync(client, afterStall).toCompletableFuture().get(5, TimeUnit.SECONDS));
+      client.close();
+      sleep(300);
+      assertEquals(0, Sockets.toPort(ProcessHandle.current().pid(), server.address().port()),
+          "closing the client closes every connection");
+    } finally {
+      loops.shutdownGracefully(0, 1, TimeUnit.SECONDS);
+    }
+  }
+
+  /** A request without the halves cannot run on the loops path: one line at prepare, not a failure per call. */
+  @Test
+  void theLoopsPathRefusesARequestWithoutItsHalvesAndALimitOnConnections() throws Exception {
+    try (EmbeddedServer server = EmbeddedServer.start("thrift", ThriftEchoServer.class.getName(), List.of());
+         ThriftClient client = ThriftDsl.thrift.target(server.address().toString())
+             .asyncPath(ThriftProtocol.AsyncPath.LOOPS).newClient()) {
+      RpcMethod<ThriftClient, Order, Order> noHalves = ThriftDsl.thrift("echo")
+          .client(contract.thrift.MobileService.AsyncClient.class).call(contract.thrift.MobileService.AsyncClient::hello)
+          .calls();
+      IllegalArgumentException e = org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class,
+          () -> noHalves.prepare(client));
+      assertTrue(e.getMessage().contains(".halves("), e.getMessage());
+    }
+    IllegalArgumentException limited = org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class,
+        () -> ThriftDsl.thrift.asyncPath(ThriftProtocol.AsyncPath.LOOPS).connections(2).newClient());
+    assertTrue(limited.getMessage().contains("-Dconnections"), limited.getMessage());
+  }
+
   private static boolean assertThrowsAny(java.util.concurrent.CompletableFuture<?> f) {
     try {
       f.get(5, TimeUnit.SECONDS);
