@@ -200,9 +200,6 @@ public final class DubboClient implements RpcClient {
       parameters.put("prefer.serialization", serialization);
       parameters.put("client", ExactAddressTransporter.NAME);
       parameters.put("payload", Integer.toString(maxPayload));
-      // Replies complete on the Netty thread that read them (DirectChannelHandler), not after a hop to
-      // Dubbo's shared consumer executor; the core then hops once, to the virtual user's event loop.
-      parameters.put("dispatcher", "direct");
     }
     parameters.putAll(DubboConnectionSettings.of(settings));
     if (settings.viaRegistry().isPresent()) {
