@@ -40,9 +40,10 @@ import protocols.rpc.SizeLimit;
  * connection), and each virtual user calls through its own loop's: the loops do not contend for one
  * connection's lock, and Ice's client threads read the connections side by side. Outside them Ice's
  * one shared connection per server. With {@code connections} = N, N proxies with distinct connection
- * ids, a user calling on its loop's if there is one (as gRPC's channels), else in turn. In sync mode every proxy carries an invocation timeout of the run's timeout; in async
- * mode none: Ice runs each one on a locked JDK scheduled executor, a per-call cost (7% of a profiled
- * run's samples) for what the core's timeout already does, and the core cancels the Ice call when it fires.
+ * ids, a user calling on its loop's if there is one (as gRPC's channels), else in turn. In sync mode
+ * every proxy carries an invocation timeout of the run's timeout; in async mode none: Ice runs each one
+ * on a locked JDK scheduled executor, a per-call cost (7% of a profiled run's samples) for what the
+ * core's timeout already does, and the core cancels the Ice call when it fires.
  */
 public final class IceClient implements RpcClient {
   private static final String SERVER_FLAG = "--max-message";

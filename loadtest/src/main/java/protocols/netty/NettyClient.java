@@ -22,9 +22,7 @@ import io.netty.channel.MultiThreadIoEventLoopGroup;
 import io.netty.channel.SimpleChannelInboundHandler;
 import io.netty.channel.nio.NioIoHandler;
 import io.netty.channel.socket.SocketChannel;
-import io.netty.handler.codec.DecoderException;
 import io.netty.handler.codec.LengthFieldBasedFrameDecoder;
-import io.netty.handler.codec.TooLongFrameException;
 import java.io.IOException;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
@@ -37,8 +35,6 @@ import java.util.concurrent.TimeoutException;
 import io.netty.util.concurrent.ScheduledFuture;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReferenceArray;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import protocols.rpc.GatlingLoops;
 import protocols.rpc.HostPort;
 import protocols.rpc.RpcClient;
@@ -65,8 +61,6 @@ public final class NettyClient implements RpcClient {
   private final long timeoutMillis;
   private final int maxFrame;
   private static final String SERVER_FLAG = "--max-frame";
-  /** Netty's TooLongFrameException: "Adjusted frame length exceeds 65536: 100012 - discarded". */
-  private static final Pattern TOO_LONG = Pattern.compile("exceeds \\d+: (\\d+)");
   private static final long RECONNECT_FIRST_MILLIS = 50;
   private static final long RECONNECT_MAX_MILLIS = 1_000;
 
@@ -220,12 +214,8 @@ public final class NettyClient implements RpcClient {
     if (error instanceof EchoFrames.FrameTooLarge e) {
       return SizeLimit.message("netty", "request", e.size(), e.limit(), SERVER_FLAG);
     }
-    if (error instanceof DecoderException e && e.getCause() instanceof TooLongFrameException
-        || error instanceof TooLongFrameException) {
-      Matcher m = TOO_LONG.matcher(String.valueOf(error.getMessage()));
-      return SizeLimit.message("netty", "reply", m.find() ? Long.parseLong(m.group(1)) : -1, maxFrame, SERVER_FLAG);
-    }
-    return null;
+    java.util.OptionalLong tooLong = SizeLimit.tooLongFrame(error);
+    return tooLong.isPresent() ? SizeLimit.message("netty", "reply", tooLong.getAsLong(), maxFrame, SERVER_FLAG) : null;
   }
 
   @Override

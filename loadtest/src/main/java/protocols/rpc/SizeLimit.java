@@ -5,7 +5,24 @@ public final class SizeLimit {
   /** The error code of a size-limit KO. */
   public static final String CODE = "size limit";
 
+  /** Netty's TooLongFrameException: "Adjusted frame length exceeds 65536: 100012 - discarded". */
+  private static final java.util.regex.Pattern TOO_LONG = java.util.regex.Pattern.compile("exceeds \\d+: (\\d+)");
+
   private SizeLimit() {}
+
+  /**
+   * A frame Netty's length-field decoder refused as over its limit: its length as Netty's message gives it
+   * (-1 if it does not say); empty when {@code error} is no such refusal.
+   */
+  public static java.util.OptionalLong tooLongFrame(Throwable error) {
+    if (!(error instanceof io.netty.handler.codec.DecoderException d
+        && d.getCause() instanceof io.netty.handler.codec.TooLongFrameException
+        || error instanceof io.netty.handler.codec.TooLongFrameException)) {
+      return java.util.OptionalLong.empty();
+    }
+    java.util.regex.Matcher m = TOO_LONG.matcher(String.valueOf(error.getMessage()));
+    return java.util.OptionalLong.of(m.find() ? Long.parseLong(m.group(1)) : -1);
+  }
 
   /**
    * @param what "request", "reply" or "message"

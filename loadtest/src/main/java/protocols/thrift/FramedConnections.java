@@ -12,9 +12,7 @@ import io.netty.channel.EventLoop;
 import io.netty.channel.EventLoopGroup;
 import io.netty.channel.SimpleChannelInboundHandler;
 import io.netty.channel.socket.SocketChannel;
-import io.netty.handler.codec.DecoderException;
 import io.netty.handler.codec.LengthFieldBasedFrameDecoder;
-import io.netty.handler.codec.TooLongFrameException;
 import io.netty.util.concurrent.ScheduledFuture;
 import java.lang.reflect.Constructor;
 import java.util.ArrayDeque;
@@ -28,8 +26,6 @@ import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import org.apache.thrift.TByteArrayOutputStream;
 import org.apache.thrift.TConfiguration;
 import org.apache.thrift.TServiceClient;
@@ -52,8 +48,6 @@ import protocols.rpc.HostPort;
  * answer the next call).
  */
 final class FramedConnections implements AutoCloseable {
-  /** Netty's TooLongFrameException: "Adjusted frame length exceeds 1048580: 2000120 - discarded". */
-  private static final Pattern TOO_LONG = Pattern.compile("exceeds \\d+: (\\d+)");
   private static final int LENGTH_BYTES = 4;
 
   private final EventLoopGroup group;
@@ -87,8 +81,7 @@ final class FramedConnections implements AutoCloseable {
     this.protocol = protocol;
     this.maxFrame = maxFrame;
     this.timeoutMillis = timeoutMillis;
-    this.configuration = new TConfiguration(Math.max(maxFrame, TConfiguration.DEFAULT_MAX_MESSAGE_SIZE), maxFrame,
-        TConfiguration.DEFAULT_RECURSION_DEPTH);
+    this.configuration = ThriftClient.configuration(maxFrame);
     bootstrap = new Bootstrap().group(group).channel(GatlingLoops.socketChannelType(group))
         .option(ChannelOption.TCP_NODELAY, true)
         .option(ChannelOption.CONNECT_TIMEOUT_MILLIS, (int) Math.min(Integer.MAX_VALUE, timeoutMillis));
@@ -275,11 +268,10 @@ final class FramedConnections implements AutoCloseable {
     @Override
     public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
       Throwable error = cause;
-      if (cause instanceof DecoderException d && d.getCause() instanceof TooLongFrameException
-          || cause instanceof TooLongFrameException) {
+      java.util.OptionalLong tooLong = protocols.rpc.SizeLimit.tooLongFrame(cause);
+      if (tooLong.isPresent()) {
         // In the words of Thrift's own framed transport, which ThriftClient#sizeLimit reads.
-        Matcher m = TOO_LONG.matcher(String.valueOf(cause.getMessage()));
-        long size = m.find() ? Long.parseLong(m.group(1)) - LENGTH_BYTES : -1;
+        long size = tooLong.getAsLong() >= 0 ? tooLong.getAsLong() - LENGTH_BYTES : -1;
         error = new TTransportException(TTransportException.CORRUPTED_DATA, "Frame size (" + size
             + ") larger than max length (" + maxFrame + ")!");
       }

@@ -226,7 +226,8 @@ public final class ThriftClient implements RpcClient {
     return error instanceof TTransportException && error.getCause() instanceof SocketTimeoutException;
   }
 
-  private static TConfiguration configuration(int maxFrame) {
+  /** Thrift's limits for a client whose frames may be up to {@code maxFrame} bytes. */
+  static TConfiguration configuration(int maxFrame) {
     return new TConfiguration(Math.max(maxFrame, TConfiguration.DEFAULT_MAX_MESSAGE_SIZE), maxFrame,
         TConfiguration.DEFAULT_RECURSION_DEPTH);
   }
