@@ -280,7 +280,7 @@ final class Profiling {
     String file = String.format(Locale.ROOT, "level-%02d-%s.html", n, side.label());
     try {
       String collapsed = Flames.collapsed(jfrs, from, to, event);
-      Flames.flameGraph(collapsed, r.name() + ": " + side.label() + " (" + profilerName + ")", folder.resolve(file));
+      Flames.flameGraph(Breakdown.withoutThreads(collapsed), r.name() + ": " + side.label() + " (" + profilerName + ")", folder.resolve(file));
       return LevelProfile.of(r.name(), side, "profiles/" + file, Breakdown.ofCollapsed(collapsed), cpuPerCall);
     } catch (IOException | RuntimeException e) {
       problems.add(r.name() + " " + side.label() + ": " + Errors.oneLine(e));

@@ -50,9 +50,8 @@ public final class NettyClient implements RpcClient {
   private final boolean ownsGroup;
   /** The loops of the group: connection i lives on loop i (modulo), also after a reconnect. */
   private final EventLoop[] homes;
-  private final AtomicReferenceArray<Channel> channels;
-  /** Each connection's calls waiting for their reply, by call id: its own, touched only on its loop. */
-  private final AtomicReferenceArray<Replies> replies;
+  /** Connection i: its channel and its calls waiting for their reply, replaced whole on a reconnect. */
+  private final AtomicReferenceArray<Connection> connections;
   private final Bootstrap bootstrap;
   private final SslContext ssl;
   private final RpcSettings settings;
@@ -82,11 +81,10 @@ public final class NettyClient implements RpcClient {
         .option(ChannelOption.CONNECT_TIMEOUT_MILLIS, (int) Math.min(Integer.MAX_VALUE, timeoutMillis));
     ssl = settings.tls() == null ? null : sslContext(settings.tls());
     // Several providers: each loop gets a connection to each (channel i: loop i mod loops, provider i / loops).
-    channels = new AtomicReferenceArray<>(settings.connections() > 0 ? settings.connections()
+    connections = new AtomicReferenceArray<>(settings.connections() > 0 ? settings.connections()
         : (ownsGroup ? 1 : homes.length) * settings.targets().size());
-    replies = new AtomicReferenceArray<>(channels.length());
     try {
-      for (int i = 0; i < channels.length(); i++) {
+      for (int i = 0; i < connections.length(); i++) {
         Channel channel = connect(i).sync().channel();
         SslHandler handshake = channel.pipeline().get(SslHandler.class);
         if (handshake != null && !handshake.handshakeFuture().await(timeoutMillis)) {
@@ -97,8 +95,7 @@ public final class NettyClient implements RpcClient {
           throw new IllegalStateException(Errors.rootMessage(handshake.handshakeFuture().cause()),
               handshake.handshakeFuture().cause());
         }
-        replies.set(i, channel.pipeline().get(Replies.class));
-        channels.set(i, channel);
+        connections.set(i, new Connection(channel));
         watch(i, channel);
       }
     } catch (Exception e) {
@@ -143,8 +140,7 @@ public final class NettyClient implements RpcClient {
     }
     group.schedule(() -> connect(i).addListener((ChannelFutureListener) f -> {
       if (f.isSuccess() && !closed) {
-        replies.set(i, f.channel().pipeline().get(Replies.class));
-        channels.set(i, f.channel());
+        connections.set(i, new Connection(f.channel()));
         watch(i, f.channel());
       } else if (f.isSuccess()) {
         f.channel().close();
@@ -162,9 +158,9 @@ public final class NettyClient implements RpcClient {
    */
   public CompletionStage<Order> hello(Order request) {
     CompletableFuture<Order> reply = new CompletableFuture<>();
-    int i = pick();
-    Channel channel = channels.get(i);
-    Replies calls = replies.get(i);
+    Connection connection = connections.get(pick());
+    Channel channel = connection.channel();
+    Replies calls = connection.replies();
     if (channel.eventLoop().inEventLoop()) {
       send(channel, calls, request, reply);
     } else {
@@ -203,11 +199,9 @@ public final class NettyClient implements RpcClient {
   }
 
   private int pick() {
-    int n = channels.length();
+    int n = connections.length();
     return ownsGroup ? Math.floorMod(next.getAndIncrement(), n) : GatlingLoops.connectionFor(homes, n, next);
   }
-
-
 
   @Override
   public String sizeLimit(Throwable error, Object request) {
@@ -221,15 +215,22 @@ public final class NettyClient implements RpcClient {
   @Override
   public void close() {
     closed = true;
-    if (channels != null) {
-      for (int i = 0; i < channels.length(); i++) {
-        if (channels.get(i) != null) {
-          channels.get(i).close();
+    if (connections != null) {
+      for (int i = 0; i < connections.length(); i++) {
+        if (connections.get(i) != null) {
+          connections.get(i).channel().close();
         }
       }
     }
     if (ownsGroup) {
       group.shutdownGracefully(0, 2, TimeUnit.SECONDS).awaitUninterruptibly(5, TimeUnit.SECONDS);
+    }
+  }
+
+  /** A connection and its pipeline's replies handler, read together so a call never pairs one with another's. */
+  private record Connection(Channel channel, Replies replies) {
+    Connection(Channel channel) {
+      this(channel, channel.pipeline().get(Replies.class));
     }
   }
 

@@ -31,13 +31,16 @@ public final class Comparison {
    * (a KO is no call served; {@code ko} stands beside), and so is every ratio and CPU per call made of
    * them. Ratios are null when there is nothing to divide by. CPU per call is the driving JVM's CPU time
    * divided by its OK calls, in µs: it does not depend on how busy the
-   * machine is; {@link #harnessCpuPerCall} is Gatling's minus the plain driver's.
+   * machine is; {@link #harnessCpuPerCall} is Gatling's minus the plain driver's. {@code p50VsPlain}:
+   * Gatling's median latency over the plain driver's, with its interval (the harness's part of a call's
+   * latency).
    */
   @JsonPropertyOrder({"framework", "mode", "clients"})
   public record Row(@JsonIgnore Level level, long callsPerClient, long totalCalls, double seconds, double throughput,
                     long ko, Long p50, Long p99, Long p999, Double ceilingRatio, Double plainThroughput,
                     Double gatlingVsPlain, String plainFlag, Double gatlingCpuPerCall, Double plainCpuPerCall,
-                    Double serverCpuPerCall, Spread spread, Interval gatlingVsPlainInterval) {
+                    Double serverCpuPerCall, Spread spread, Interval gatlingVsPlainInterval,
+                    Interval p50VsPlain) {
     @JsonProperty
     public String framework() {
       return level.framework();
@@ -138,7 +141,8 @@ public final class Comparison {
     StringBuilder sb = new StringBuilder("framework,mode,clients,calls_per_client,total_calls,seconds,ok_throughput,ko,"
         + "p50_us,p99_us,p999_us,ceiling_ratio,plain_ok_throughput,gatling_vs_plain,gatling_cpu_us_per_call,"
         + "plain_cpu_us_per_call,harness_cpu_us_per_call,server_cpu_us_per_call,trials,ok_throughput_low,"
-        + "ok_throughput_high,p99_us_low,p99_us_high\n");
+        + "ok_throughput_high,p99_us_low,p99_us_high,gatling_vs_plain_low,gatling_vs_plain_high,gatling_vs_plain_p50,"
+        + "gatling_vs_plain_p50_low,gatling_vs_plain_p50_high\n");
     for (Row r : rows) {
       sb.append(String.join(",", r.framework(), r.mode(), Integer.toString(r.clients()),
           Long.toString(r.callsPerClient()), Long.toString(r.totalCalls()), fmt(r.seconds(), 3), fmt(r.throughput(), 1),
@@ -150,7 +154,12 @@ public final class Comparison {
           bound(r.spread() == null ? null : r.spread().throughput().lo(), 1),
           bound(r.spread() == null ? null : r.spread().throughput().hi(), 1),
           bound(r.spread() == null ? null : r.spread().p99().lo(), 0),
-          bound(r.spread() == null ? null : r.spread().p99().hi(), 0)))
+          bound(r.spread() == null ? null : r.spread().p99().hi(), 0),
+          bound(r.gatlingVsPlainInterval() == null ? null : r.gatlingVsPlainInterval().lo(), 3),
+          bound(r.gatlingVsPlainInterval() == null ? null : r.gatlingVsPlainInterval().hi(), 3),
+          bound(r.p50VsPlain() == null ? null : r.p50VsPlain().mid(), 3),
+          bound(r.p50VsPlain() == null ? null : r.p50VsPlain().lo(), 3),
+          bound(r.p50VsPlain() == null ? null : r.p50VsPlain().hi(), 3)))
           .append('\n');
     }
     return sb.toString();
@@ -210,19 +219,23 @@ public final class Comparison {
     return sb.toString();
   }
 
-  /** The harness's cost, for the console: throughput ratio and CPU per call, Gatling against the plain driver. */
+  /**
+   * The harness's cost, for the console: calls/s and p50, Gatling over the plain driver with their
+   * intervals, and CPU per call.
+   */
   public static String efficiencyTable(List<Row> rows) {
     StringBuilder sb = new StringBuilder(String.format(Locale.ROOT,
-        "%nHarness efficiency (Gatling against the plain driver; CPU in µs per call of the driving JVM)%n"
-            + "%-9s %-8s %7s %11s %11s %8s %-14s %9s %9s %9s%n", "framework", "mode", "clients", "Gatling/s", "plain/s",
-        "G/plain", "95% interval", "G CPU", "plain CPU", "harness"));
+        "%nHarness efficiency (Gatling against the plain driver; 95%% intervals; CPU in µs per call of the driving"
+            + " JVM)%n%-9s %-8s %7s %11s %11s %8s %-14s %8s %-14s %9s %9s %9s%n", "framework", "mode", "clients",
+        "Gatling/s", "plain/s", "G/plain", "interval", "p50 G/p", "interval", "G CPU", "plain CPU", "harness"));
     for (Row r : rows) {
       Interval i = r.plainFlag() != null ? null : r.gatlingVsPlainInterval();
-      sb.append(String.format(Locale.ROOT, "%-9s %-8s %7d %11.0f %11s %8s %-14s %9s %9s %9s%n", r.framework(),
-          r.mode(), r.clients(), r.throughput(), optional(r.plainThroughput(), 0),
-          r.plainFlag() != null ? "flagged" : optional(r.gatlingVsPlain(), 2),
-          i == null ? "" : i.bounds(2), optional(r.gatlingCpuPerCall(), 1),
-          optional(r.plainCpuPerCall(), 1), optional(r.harnessCpuPerCall(), 1)));
+      Interval p50 = r.plainFlag() != null ? null : r.p50VsPlain();
+      sb.append(String.format(Locale.ROOT, "%-9s %-8s %7d %11.0f %11s %8s %-14s %8s %-14s %9s %9s %9s%n",
+          r.framework(), r.mode(), r.clients(), r.throughput(), optional(r.plainThroughput(), 0),
+          r.plainFlag() != null ? "flagged" : optional(r.gatlingVsPlain(), 2), i == null ? "" : i.bounds(2),
+          p50 == null ? "" : String.format(Locale.ROOT, "%.2f", p50.mid()), p50 == null ? "" : p50.bounds(2),
+          optional(r.gatlingCpuPerCall(), 1), optional(r.plainCpuPerCall(), 1), optional(r.harnessCpuPerCall(), 1)));
     }
     return sb.toString();
   }

@@ -257,7 +257,10 @@ public final class ComparisonReport implements SummaryListener {
           RequestStats pl = pts.isEmpty() ? null : TrialComparison.median(pts);
           String flag = plainFlag(clients, served, pl);
           Double plainThroughput = pl == null ? null : plainTrials.medianThroughput(plainLevel);
-          Interval overPlain = plainThroughput == null || flag != null ? null : overPlain(ts, s, pts, pl);
+          Interval overPlain = plainThroughput == null || flag != null ? null
+              : overPlain(Compare.Figure.CALLS_PER_SECOND, ts, s, pts, pl);
+          Interval p50OverPlain = plainThroughput == null || flag != null || !s.hasOkCalls() ? null
+              : overPlain(Compare.Figure.P50, ts, s, pts, pl);
           // The ratio beside its interval is the interval's own centre, as every pair's.
           Double vsPlain = plainThroughput == null || flag != null ? null
               : overPlain != null ? Double.valueOf(overPlain.mid()) : Double.valueOf(served / plainThroughput);
@@ -277,7 +280,7 @@ public final class ComparisonReport implements SummaryListener {
               ts.stream().mapToDouble(RequestStats::durationSeconds).sum(), served,
               ts.stream().mapToLong(RequestStats::ko).sum(), p50, p99, s.hasOkCalls() ? s.p999() : null, ceilingRatio,
               plainThroughput, vsPlain, flag, gatlingCpu, plainCpus.length == 0 ? null
-              : Double.valueOf(TrialStats.medianOf(plainCpus)), serverCpu, spread, overPlain));
+              : Double.valueOf(TrialStats.medianOf(plainCpus)), serverCpu, spread, overPlain, p50OverPlain));
         }
       }
     }
@@ -285,17 +288,18 @@ public final class ComparisonReport implements SummaryListener {
   }
 
   /**
-   * Gatling's calls/s over the plain driver's with a 95% interval: over both sides' trials where each has
-   * two or more (measured apart, in different JVMs: unpaired), else from the median trials' 1-second
-   * windows; null where either has too few.
+   * Gatling's {@code figure} over the plain driver's with a 95% interval: over both sides' trials where
+   * each has two or more (measured apart, in different JVMs: unpaired), else from the median trials'
+   * 1-second windows; null where either has too few.
    */
-  private static Interval overPlain(List<RequestStats> gatlingTrials, RequestStats gatling,
+  private static Interval overPlain(Compare.Figure figure, List<RequestStats> gatlingTrials, RequestStats gatling,
                                     List<RequestStats> plainTrials, RequestStats plain) {
+    java.util.function.ToDoubleFunction<RequestStats> of = figure == Compare.Figure.P50
+        ? r -> r.hasOkCalls() ? r.p50() : Double.NaN : RequestStats::okThroughput;
     Interval r = gatlingTrials.size() >= 2 && plainTrials.size() >= 2
-        ? TrialStats.unpairedRatio(plainTrials.stream().mapToDouble(RequestStats::okThroughput).toArray(),
-            gatlingTrials.stream().mapToDouble(RequestStats::okThroughput).toArray())
-        : Intervals.ratio(Intervals.ofWindows(Compare.Figure.CALLS_PER_SECOND.windows(plain)),
-            Intervals.ofWindows(Compare.Figure.CALLS_PER_SECOND.windows(gatling)));
+        ? TrialStats.unpairedRatio(plainTrials.stream().mapToDouble(of).toArray(),
+            gatlingTrials.stream().mapToDouble(of).toArray())
+        : Intervals.ratio(Intervals.ofWindows(figure.windows(plain)), Intervals.ofWindows(figure.windows(gatling)));
     return Double.isNaN(r.lo()) || Double.isNaN(r.hi()) ? null : r;
   }
 

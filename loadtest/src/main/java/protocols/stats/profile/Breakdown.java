@@ -1,10 +1,13 @@
 package protocols.stats.profile;
 
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.EnumMap;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 /** A profile's samples counted by {@link Component}. */
 public final class Breakdown {
@@ -16,24 +19,56 @@ public final class Breakdown {
 
   /**
    * From collapsed stacks, one per line: frames root first, separated by {@code ;}, then a space and
-   * the stack's count (async-profiler's and FlameGraph's format). Lines that are not such are skipped.
+   * the stack's count (async-profiler's and FlameGraph's format), each stack led by its thread's frame
+   * ({@code [name tid=N]}) or not. Lines that are not such are skipped. With threads, the samples of a
+   * thread that runs Gatling's actors go by {@link FrameClassifier#ofGatlingActorThread}.
    */
   public static Breakdown ofCollapsed(String text) {
-    Breakdown b = new Breakdown();
+    List<Map.Entry<List<String>, Long>> stacks = new ArrayList<>();
     text.lines().forEach(line -> {
       int space = line.lastIndexOf(' ');
       if (space <= 0) {
         return;
       }
-      long n;
       try {
-        n = Long.parseLong(line.substring(space + 1).trim());
+        stacks.add(Map.entry(List.of(line.substring(0, space).split(";")),
+            Long.parseLong(line.substring(space + 1).trim())));
       } catch (NumberFormatException e) {
-        return;
+        // not a stack line
       }
-      b.samples[FrameClassifier.of(List.of(line.substring(0, space).split(";"))).ordinal()] += n;
     });
+    Set<String> actorThreads = new HashSet<>();
+    for (Map.Entry<List<String>, Long> s : stacks) {
+      if (thread(s.getKey()) != null && FrameClassifier.runsGatlingActor(s.getKey())) {
+        actorThreads.add(thread(s.getKey()));
+      }
+    }
+    Breakdown b = new Breakdown();
+    for (Map.Entry<List<String>, Long> s : stacks) {
+      String thread = thread(s.getKey());
+      List<String> frames = thread == null ? s.getKey() : s.getKey().subList(1, s.getKey().size());
+      Component c = actorThreads.contains(thread) ? FrameClassifier.ofGatlingActorThread(frames)
+          : FrameClassifier.of(frames);
+      b.samples[c.ordinal()] += s.getValue();
+    }
     return b;
+  }
+
+  /** The thread a collapsed stack's first frame names ({@code [name tid=N]}), or null. */
+  static String thread(List<String> rootFirst) {
+    String f = rootFirst.isEmpty() ? "" : rootFirst.get(0);
+    return f.startsWith("[") && f.endsWith("]") ? f : null;
+  }
+
+  /** {@code collapsed} without its stacks' thread frames, for a flame graph of the code alone. */
+  public static String withoutThreads(String collapsed) {
+    StringBuilder out = new StringBuilder(collapsed.length());
+    collapsed.lines().forEach(line -> {
+      int semi = line.indexOf(';');
+      boolean threaded = line.startsWith("[") && semi > 0 && line.charAt(semi - 1) == ']';
+      out.append(threaded ? line.substring(semi + 1) : line).append('\n');
+    });
+    return out.toString();
   }
 
   public long total() {

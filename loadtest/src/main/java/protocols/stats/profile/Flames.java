@@ -20,7 +20,10 @@ import one.jfr.JfrReader;
 public final class Flames {
   private Flames() {}
 
-  /** The samples of {@code jfrs} between two epoch-millisecond instants, as collapsed stacks, all files together. */
+  /**
+   * The samples of {@code jfrs} between two epoch-millisecond instants, as collapsed stacks, all files
+   * together, each led by its thread's frame ({@link Breakdown#withoutThreads} drops them).
+   */
   public static String collapsed(List<Path> jfrs, long fromMillis, long toMillis, ProfileEvent event)
       throws IOException {
     StringBuilder all = new StringBuilder();
@@ -30,6 +33,7 @@ public final class Flames {
       }
       Arguments args = new Arguments();
       args.output = "collapsed";
+      args.threads = true;
       args.from = fromMillis;
       args.to = toMillis;
       args.alloc = event == ProfileEvent.ALLOC;

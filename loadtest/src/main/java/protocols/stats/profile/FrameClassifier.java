@@ -5,11 +5,14 @@ import java.util.Map;
 
 /**
  * Which {@link Component} a sampled stack belongs to: the one table that says it. A kernel frame at the
- * top of the stack is the kernel's; else the innermost frame the table knows decides, walking from the
- * top of the stack towards its root: the JDK's collections, strings and lambdas, the JVM's runtime
- * stubs and libc pass the sample on to their caller, so a {@code HashMap.get} inside protobuf is
- * serialization and one inside the lab is the lab. A stack of a VM thread (compiler, GC workers) is
- * the VM's wherever it is.
+ * top of the stack is the kernel's, or the hand-off's when it is a park or an unpark's system call;
+ * else the innermost frame the table knows decides, walking from the top of the stack towards its
+ * root: the JDK's collections, strings and lambdas, the JVM's runtime stubs and libc pass the sample
+ * on to their caller, so a {@code HashMap.get} inside protobuf is serialization and one inside the lab
+ * is the lab. Time in the kernel, a hand-off or the JDK's I/O that the harness asked for (Gatling's
+ * statistics waking their writer threads, their file writes) is the harness's: the innermost frame
+ * that says whose it is decides. A stack of a VM thread (compiler, GC workers) is the VM's wherever
+ * it is.
  */
 public final class FrameClassifier {
   private FrameClassifier() {}
@@ -121,16 +124,69 @@ public final class FrameClassifier {
         }
       }
     }
-    if (rootFirst.get(rootFirst.size() - 1).endsWith("_[k]")) {
-      return Component.KERNEL;
+    Component how = innermost(rootFirst);
+    if (how == Component.KERNEL || how == Component.LOCKS || how == Component.JDK_IO) {
+      Component whose = owner(rootFirst);
+      if (whose != null && whose.harness()) {
+        return whose;
+      }
     }
-    for (int i = rootFirst.size() - 1; i >= 0; i--) {
+    return how;
+  }
+
+  /**
+   * The component of a stack of one of Gatling's actor threads (those that write its statistics):
+   * as {@link #of}, but a sample no owner's frame claims (the thread waiting for its next message, and
+   * the kernel's part of that) is Gatling's, as those threads wait only for Gatling.
+   */
+  public static Component ofGatlingActorThread(List<String> rootFirst) {
+    Component c = of(rootFirst);
+    return owner(rootFirst) == null && c != Component.GC_JIT ? Component.GATLING : c;
+  }
+
+  /** Whether a stack shows its thread running one of Gatling's actors: that thread is Gatling's. */
+  public static boolean runsGatlingActor(List<String> rootFirst) {
+    for (String f : rootFirst) {
+      if (normalized(f).startsWith(GATLING_ACTOR_RUN)) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  private static final String GATLING_ACTOR_RUN = "io.gatling.core.actor.AtomicRunnableActorRef.run";
+
+  /** How the time was spent: the kernel's (or a hand-off's) at a kernel top, else the innermost known frame's. */
+  private static Component innermost(List<String> rootFirst) {
+    int i = rootFirst.size() - 1;
+    if (rootFirst.get(i).endsWith("_[k]")) {
+      while (i >= 0 && (rootFirst.get(i).endsWith("_[k]") || ofFrame(rootFirst.get(i)) == null)) {
+        i--;
+      }
+      return i >= 0 && ofFrame(rootFirst.get(i)) == Component.LOCKS ? Component.LOCKS : Component.KERNEL;
+    }
+    for (; i >= 0; i--) {
       Component c = ofFrame(rootFirst.get(i));
       if (c != null) {
         return c;
       }
     }
     return Component.OTHER;
+  }
+
+  /**
+   * Whose work a stack is: the innermost frame naming an owner (a framework, its transport or
+   * serialization, Gatling, the lab), past the kernel, hand-offs, the JDK's I/O and the VM; null if none does.
+   */
+  private static Component owner(List<String> rootFirst) {
+    for (int i = rootFirst.size() - 1; i >= 0; i--) {
+      String f = rootFirst.get(i);
+      Component c = f.endsWith("_[k]") ? null : ofFrame(f);
+      if (c != null && c != Component.LOCKS && c != Component.JDK_IO && c != Component.GC_JIT) {
+        return c;
+      }
+    }
+    return null;
   }
 
   /** A frame's component, or null when it passes the sample on to its caller. */

@@ -79,6 +79,36 @@ class FrameClassifierTest {
   }
 
   @Test
+  void ioAndHandOffsAreTheHarnesssWhenTheHarnessAskedForThemAndStayIoOrHandOffsOtherwise() {
+    List<String> thriftWrites = List.of("java/lang/Thread.run_[0]",
+        "org/apache/thrift/transport/TNonblockingSocket.write_[j]", "sun/nio/ch/SocketChannelImpl.write_[j]");
+    assertEquals(Component.JDK_IO, FrameClassifier.of(thriftWrites));
+    List<String> gatlingWrites = List.of("java/lang/Thread.run_[0]",
+        "io/gatling/core/stats/writer/BufferedFileChannelWriter.flush_[j]", "sun/nio/ch/FileChannelImpl.write_[j]");
+    assertEquals(Component.GATLING, FrameClassifier.of(gatlingWrites));
+    List<String> dubboWakes = List.of("java/lang/Thread.run_[0]",
+        "org/apache/dubbo/common/threadpool/ThreadlessExecutor.execute_[j]", "java/util/concurrent/locks/LockSupport.unpark_[i]",
+        "jdk/internal/misc/Unsafe.unpark_[j]", "Unsafe_Unpark", "___pthread_cond_signal", "__x64_sys_futex_[k]");
+    assertEquals(Component.LOCKS, FrameClassifier.of(dubboWakes), "a park's or unpark's system call is the hand-off's");
+  }
+
+  @Test
+  void aThreadThatRunsGatlingsActorsIsGatlingsWhileItWaitsAndTheFlameGraphDropsThreads() throws IOException {
+    List<String[]> stacks = recorded();
+    String idle = stacks.stream().filter(s -> s[0].equals("LOCKS") && s[1].contains("ThreadPoolExecutor.getTask"))
+        .findFirst().orElseThrow()[1];
+    String writes = stacks.stream().filter(s -> s[1].contains("LogFileDataWriter")).findFirst().orElseThrow()[1];
+    String collapsed = "[pool-1-thread-1 tid=7];" + idle + " 5\n"
+        + "[pool-1-thread-1 tid=7];" + writes + " 2\n"
+        + "[pool-2-thread-1 tid=9];" + idle + " 3\n";
+    Breakdown b = Breakdown.ofCollapsed(collapsed);
+    assertEquals(7, b.samples(Component.GATLING), "Gatling's actor thread: its writes and its waits");
+    assertEquals(3, b.samples(Component.LOCKS), "another pool's thread waiting is a hand-off");
+    assertEquals(idle + " 5\n" + writes + " 2\n" + idle + " 3\n", Breakdown.withoutThreads(collapsed));
+    assertEquals(b.total(), Breakdown.ofCollapsed(Breakdown.withoutThreads(collapsed)).total());
+  }
+
+  @Test
   void profileTakesFalseTrueAndTheThreeEventsAndRefusesAnythingElseInOneLine() {
     assertNull(ProfileEvent.parse("false"));
     assertEquals(ProfileEvent.CPU, ProfileEvent.parse("true"));
