@@ -52,6 +52,15 @@ public final class Compare {
     public long[] windows(RequestStats level) {
       return windows.apply(level);
     }
+
+    /** The level's own figure: calls/s, or its p50 or p99 (not the mean of its seconds'); NaN without an OK call. */
+    public double of(RequestStats level) {
+      return switch (this) {
+        case CALLS_PER_SECOND -> level.okThroughput();
+        case P50 -> level.hasOkCalls() ? level.p50() : Double.NaN;
+        case P99 -> level.hasOkCalls() ? level.p99() : Double.NaN;
+      };
+    }
   }
 
   /** One level's figure in both runs. {@code warned}: the two runs' warnings on the level, "" without. */

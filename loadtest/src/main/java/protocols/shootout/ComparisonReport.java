@@ -294,11 +294,9 @@ public final class ComparisonReport implements SummaryListener {
    */
   private static Interval overPlain(Compare.Figure figure, List<RequestStats> gatlingTrials, RequestStats gatling,
                                     List<RequestStats> plainTrials, RequestStats plain) {
-    java.util.function.ToDoubleFunction<RequestStats> of = figure == Compare.Figure.P50
-        ? r -> r.hasOkCalls() ? r.p50() : Double.NaN : RequestStats::okThroughput;
     Interval r = gatlingTrials.size() >= 2 && plainTrials.size() >= 2
-        ? TrialStats.unpairedRatio(plainTrials.stream().mapToDouble(of).toArray(),
-            gatlingTrials.stream().mapToDouble(of).toArray())
+        ? TrialStats.unpairedRatio(plainTrials.stream().mapToDouble(figure::of).toArray(),
+            gatlingTrials.stream().mapToDouble(figure::of).toArray())
         : Intervals.ratio(Intervals.ofWindows(figure.windows(plain)), Intervals.ofWindows(figure.windows(gatling)));
     return Double.isNaN(r.lo()) || Double.isNaN(r.hi()) ? null : r;
   }

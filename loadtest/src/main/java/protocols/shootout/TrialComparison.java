@@ -137,11 +137,7 @@ final class TrialComparison {
 
   /** A figure of each round's trial: calls/s, or the trial's own p50 or p99 (not the mean of its seconds'). */
   private static double[] value(Compare.Figure f, TreeMap<Integer, RequestStats> ts, List<Integer> rounds) {
-    return rounds.stream().map(ts::get).mapToDouble(r -> switch (f) {
-      case CALLS_PER_SECOND -> r.okThroughput();
-      case P50 -> r.hasOkCalls() ? r.p50() : Double.NaN;
-      case P99 -> r.hasOkCalls() ? r.p99() : Double.NaN;
-    }).toArray();
+    return rounds.stream().map(ts::get).mapToDouble(f::of).toArray();
   }
 
   /**
