@@ -355,6 +355,11 @@ public final class EchoRun {
   }
 
   /** The framework's protocol with the shared -D parameters, the target and {@code mode} applied. */
+  /** What the embedded server says it runs; empty against a target, or when it says nothing. */
+  public Optional<String> serverSettings() {
+    return deployment == null ? Optional.empty() : deployment.serverSettings();
+  }
+
   public RpcProtocol<?, ?> protocol(InvocationMode mode) {
     return orExit(() -> framework.configured(params, endpoints, mode));
   }

@@ -28,6 +28,8 @@ public final class EmbeddedServer implements AutoCloseable, Faults.FaultTarget, 
   private static final String READY_PREFIX = "READY ";
   /** servers.common.Served's line: the calls the server counted since it started. */
   private static final String SERVED_PREFIX = "SERVED ";
+  /** servers.common.EchoServerMain's line before the ready one: what the server runs, as it set it up. */
+  private static final String SETTINGS_PREFIX = "SETTINGS ";
 
   private final String framework;
   private final List<String> command;
@@ -54,6 +56,8 @@ public final class EmbeddedServer implements AutoCloseable, Faults.FaultTarget, 
   private volatile Thread drain;
   /** Set when a start failed: its log is kept for the user, not deleted by {@link #close}. */
   private volatile boolean keepLog;
+  /** The server's own account of its settings (its last life's), without the framework's name; null if none. */
+  private volatile String settings;
 
   private EmbeddedServer(String framework, List<String> command, Process process, HostPort address, Path log) {
     this.framework = framework;
@@ -112,6 +116,9 @@ public final class EmbeddedServer implements AutoCloseable, Faults.FaultTarget, 
           if (line.startsWith(READY_PREFIX)) {
             return true;
           }
+          if (line.startsWith(SETTINGS_PREFIX + framework + " ")) {
+            settings = line.substring(SETTINGS_PREFIX.length() + framework.length() + 1);
+          }
         }
       } catch (IOException e) {
         // stream closed: the process ended
@@ -150,6 +157,11 @@ public final class EmbeddedServer implements AutoCloseable, Faults.FaultTarget, 
     drain.setDaemon(true);
     drain.start();
     this.drain = drain;
+  }
+
+  /** What the server says it runs (server kind, pools, wire format), as it printed it; empty if it says nothing. */
+  public Optional<String> settings() {
+    return Optional.ofNullable(settings);
   }
 
   /** What became of a process that printed no ready line: it exited (with its status, after how long) or hangs. */

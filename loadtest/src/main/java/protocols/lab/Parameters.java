@@ -29,6 +29,8 @@ public final class Parameters {
     DEMO("OwnServiceDemo"),
     STREAMS("StreamingDemo and StreamShootout"),
     STREAM_SHOOTOUT("StreamShootout"),
+    /** RpcTuning: the shootout's load, each framework in several configurations. */
+    TUNING("RpcTuning"),
     MERGE("the merge command");
 
     private final String label;
@@ -99,6 +101,7 @@ public final class Parameters {
       new Param("tls.serverName", "the host called", EnumSet.of(Use.ECHO)),
       new Param("frameworks", "all", EnumSet.of(Use.SHOOTOUT, Use.DEMO, Use.STREAMS)),
       new Param("plain", "false", EnumSet.of(Use.SHOOTOUT)),
+      new Param("knobs", "every knob of the frameworks run", EnumSet.of(Use.TUNING)),
       new Param("discovery", "unset", EnumSet.of(Use.SHOOTOUT)),
       new Param("history", "nightly-history.jsonl", EnumSet.of(Use.NIGHTLY)),
       new Param("historyNights", "7", EnumSet.of(Use.NIGHTLY)),

@@ -71,20 +71,70 @@ public final class RpcFramework<C extends RpcClient, Req> {
   /**
    * A -D parameter of the framework's own, one of {@code allowed}: checked before a run starts, passed
    * to its embedded server as {@code serverFlag} (null: the client's alone) and to the shootout's
-   * plain-driver JVMs.
+   * plain-driver JVMs; RpcTuning tries each of {@code allowed}.
+   *
+   * @param does what it sets, in one line (docs, the tuning report)
    */
-  public RpcFramework<C, Req> withParam(String property, String defaultValue, String serverFlag,
-                                        List<String> allowed) {
+  public RpcFramework<C, Req> withParam(String property, String defaultValue, Side side, String serverFlag,
+                                        List<String> allowed, String does) {
+    return with(new Param(property, defaultValue, side, serverFlag, List.copyOf(allowed), null, does));
+  }
+
+  /**
+   * A whole-number -D parameter of the framework's own within {@code range}; RpcTuning tries each of
+   * {@code tried}.
+   */
+  public RpcFramework<C, Req> withParam(String property, int defaultValue, Side side, String serverFlag, Range range,
+                                        List<Integer> tried, String does) {
+    return with(new Param(property, Integer.toString(defaultValue), side, serverFlag,
+        tried.stream().map(String::valueOf).toList(), range, does));
+  }
+
+  private RpcFramework<C, Req> with(Param param) {
     List<Param> all = new ArrayList<>(params);
-    all.add(new Param(property, defaultValue, serverFlag, List.copyOf(allowed)));
+    all.add(param);
     return new RpcFramework<>(name, version, serverMainClass, maxMessageFlag, protocol, echo, order, all);
   }
 
-  /** A framework's own -D parameter. */
-  public record Param(String property, String defaultValue, String serverFlag, List<String> allowed) {
+  /** Which side a parameter sets: the client's, the server's (through its flag) or both. */
+  public enum Side {
+    CLIENT, SERVER, BOTH;
+
+    public String label() {
+      return name().toLowerCase(java.util.Locale.ROOT);
+    }
+  }
+
+  /** The whole numbers a parameter takes. */
+  public record Range(int min, int max) {
+  }
+
+  /**
+   * A framework's own -D parameter: a knob of its client ({@code serverFlag} null) or of its server.
+   *
+   * @param values the values it takes (range null) or, with a range, the ones RpcTuning tries
+   * @param range null: one of {@code values}
+   * @param does what it sets, in one line
+   */
+  public record Param(String property, String defaultValue, Side side, String serverFlag, List<String> values,
+                      Range range, String does) {
+    public Param {
+      if ((side == Side.CLIENT) != (serverFlag == null)) {
+        throw new IllegalArgumentException(property + ": a server flag goes with the server's side, and only there");
+      }
+    }
+
     /** Its value in {@code params}, checked. */
     public String value(LoadParams params) {
-      return params.choice(property, defaultValue, allowed);
+      return range == null ? params.choice(property, defaultValue, values)
+          : Integer.toString(params.intParam(property, Integer.parseInt(defaultValue), range.min(), range.max()));
+    }
+
+    /** The values RpcTuning tries: the default first, then the others in their order. */
+    public List<String> tried() {
+      List<String> out = new ArrayList<>(List.of(defaultValue));
+      values.stream().filter(v -> !v.equals(defaultValue)).forEach(out::add);
+      return out;
     }
   }
 

@@ -56,11 +56,33 @@ public final class Pages {
         .format(DateTimeFormatter.ISO_OFFSET_DATE_TIME);
   }
 
-  /** {@code fmt(n)}: a number with n decimals; {@code pct}: a share as a whole percentage. */
+  /**
+   * {@code fmt(n)}: a number with n decimals; {@code pct}: a share as a whole percentage; {@code
+   * interval(n)}: an interval's middle and bounds ({@link protocols.stats.Interval#withBounds}), empty for null.
+   */
   private static final class Figures extends AbstractExtension {
     @Override
     public Map<String, Filter> getFilters() {
-      return Map.of("fmt", new Filter() {
+      return Map.of(
+          "fmt", withDigits((input, digits) -> Numbers.fmt(((Number) input).doubleValue(), digits)),
+          "interval", withDigits((input, digits) -> ((protocols.stats.Interval) input).withBounds(digits)),
+          "pct", new Filter() {
+            @Override
+            public List<String> getArgumentNames() {
+              return List.of();
+            }
+
+            @Override
+            public Object apply(Object input, Map<String, Object> args, PebbleTemplate self,
+                                EvaluationContext context, int line) {
+              return input == null ? "" : Numbers.pct(((Number) input).doubleValue());
+            }
+          });
+    }
+
+    /** A filter of one argument, {@code digits}: empty for null. */
+    private static Filter withDigits(java.util.function.BiFunction<Object, Integer, String> format) {
+      return new Filter() {
         @Override
         public List<String> getArgumentNames() {
           return List.of("digits");
@@ -69,20 +91,9 @@ public final class Pages {
         @Override
         public Object apply(Object input, Map<String, Object> args, PebbleTemplate self, EvaluationContext context,
                             int line) {
-          return input == null ? "" : Numbers.fmt(((Number) input).doubleValue(), ((Number) args.get("digits")).intValue());
+          return input == null ? "" : format.apply(input, ((Number) args.get("digits")).intValue());
         }
-      }, "pct", new Filter() {
-        @Override
-        public List<String> getArgumentNames() {
-          return List.of();
-        }
-
-        @Override
-        public Object apply(Object input, Map<String, Object> args, PebbleTemplate self, EvaluationContext context,
-                            int line) {
-          return input == null ? "" : Numbers.pct(((Number) input).doubleValue());
-        }
-      });
+      };
     }
   }
 }

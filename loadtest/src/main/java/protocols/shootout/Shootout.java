@@ -199,14 +199,14 @@ public final class Shootout {
   }
 
   /** One variant's levels in one mode, and the protocol its calls go through. */
-  private record Column(EchoLevels levels, io.gatling.javaapi.core.ProtocolBuilder protocol) {
+  record Column(EchoLevels levels, io.gatling.javaapi.core.ProtocolBuilder protocol) {
   }
 
   /**
    * Measured once, each variant's levels one after the other; repeated, every variant's warm-up, then
    * level by level the rounds, each measuring every variant once in its shuffled order.
    */
-  private static List<PopulationBuilder> steps(List<Column> columns, List<Integer> levels, Trials trials) {
+  static List<PopulationBuilder> steps(List<Column> columns, List<Integer> levels, Trials trials) {
     List<PopulationBuilder> steps = new ArrayList<>();
     if (!trials.repeated()) {
       columns.forEach(c -> steps.addAll(c.levels().populations(c.protocol(), trials)));

@@ -57,5 +57,13 @@ class ParametersTest {
       String line = readme.substring(row + 1, readme.indexOf('\n', row + 1));
       assertTrue(line.contains(p.defaultValue()), "-D" + p.name() + "'s default " + p.defaultValue() + " in: " + line);
     }
+    for (RpcFramework<?, ?> f : protocols.frameworks.Frameworks.ALL) {
+      for (RpcFramework.Param p : f.params()) {
+        int row = readme.indexOf("\n| `" + p.property() + "` |");
+        assertTrue(row >= 0, "no row for " + f.name() + "'s -D" + p.property() + " in docs/parameters.md");
+        String line = readme.substring(row + 1, readme.indexOf('\n', row + 1));
+        assertTrue(line.contains("`" + p.defaultValue() + "`"), "-D" + p.property() + "'s default in: " + line);
+      }
+    }
   }
 }

@@ -8,7 +8,10 @@ import contract.pojo.Order;
 import org.apache.dubbo.config.bootstrap.DubboBootstrap;
 import protocols.dubbo.DubboClient;
 import protocols.dubbo.DubboDsl;
+import java.util.List;
 import protocols.lab.RpcFramework;
+import protocols.lab.RpcFramework.Range;
+import protocols.lab.RpcFramework.Side;
 
 /** Dubbo as the lab knows it: its echo server, its echo and sample order, {@code -Dserialization}. */
 public final class DubboFramework {
@@ -18,7 +21,15 @@ public final class DubboFramework {
           p -> DubboDsl.dubbo.serialization(p.string("serialization", DubboSerialization.DEFAULT)),
           dubbo("echo").service(MobileService.class).call(MobileService::hello, MobileService::helloAsync).calls(),
           DubboDsl::order)
-      .withParam("serialization", DubboSerialization.DEFAULT, "--serialization", DubboSerialization.SUPPORTED);
+      .withParam("serialization", DubboSerialization.DEFAULT, RpcFramework.Side.BOTH, "--serialization",
+          DubboSerialization.SUPPORTED, "how Dubbo's protocol encodes the Order (the consumer's URL and the provider's)")
+      .withParam("dubbo.serverThreads", 200, Side.SERVER, "--threads", new Range(1, 10_000), List.of(8, 200),
+          "the provider's thread pool size")
+      .withParam("dubbo.threadpool", "fixed", Side.SERVER, "--threadpool", List.of("fixed", "cached", "limited",
+          "eager"), "the provider's thread pool kind")
+      .withParam("dubbo.dispatcher", "all", Side.SERVER, "--dispatcher", List.of("all", "direct", "message",
+          "execution", "connection"), "which of the provider's messages go to its pool (direct: none, the call runs on"
+          + " the I/O thread)");
 
   private DubboFramework() {}
 }

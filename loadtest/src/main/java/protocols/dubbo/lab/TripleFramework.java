@@ -16,7 +16,9 @@ public final class TripleFramework {
   public static final RpcFramework<DubboClient, Order> FRAMEWORK = RpcFramework.<DubboClient, Order>of("triple",
       DubboBootstrap.class, "servers.dubbo.TripleEchoServer", "--max-message", p -> DubboDsl.triple,
       triple("echo").service(MobileService.class).call(MobileService::hello, MobileService::helloAsync).calls(),
-      (id, name) -> SampleOrder.make(GrpcOrder::of, id, name));
+      (id, name) -> SampleOrder.make(GrpcOrder::of, id, name))
+      .withParam("triple.serverThreads", 200, RpcFramework.Side.SERVER, "--threads", new RpcFramework.Range(1, 10_000),
+          java.util.List.of(8, 200), "the Triple provider's thread pool size");
 
   private TripleFramework() {}
 }

@@ -19,9 +19,32 @@ public final class EchoServerMain {
   /** The line the load generator waits for: {@code READY <framework> <host>:<port>[ tls[ mutual]]}. */
   public static final String READY_PREFIX = "READY ";
 
+  /** The line that names a server's settings, before its ready line: {@code SETTINGS <framework> <settings>}. */
+  public static final String SETTINGS_PREFIX = "SETTINGS ";
+
   /** A started server. */
   public interface RunningServer {
     void stop() throws Exception;
+
+    /** What it runs, as the framework set it up (server kind, pools, wire format): one line, or null. */
+    default String settings() {
+      return null;
+    }
+
+    /** {@code server}, naming {@code settings}. */
+    static RunningServer naming(String settings, RunningServer server) {
+      return new RunningServer() {
+        @Override
+        public void stop() throws Exception {
+          server.stop();
+        }
+
+        @Override
+        public String settings() {
+          return settings;
+        }
+      };
+    }
   }
 
   /** Starts a framework's server from its flags, with TLS ({@link ServerTls}) when they ask for it. */
@@ -89,6 +112,10 @@ public final class EchoServerMain {
         stopped.countDown();
       }
     }, "echo-server-stop"));
+    String settings = server.settings();
+    if (settings != null) {
+      stdout.println(SETTINGS_PREFIX + framework + " " + settings);
+    }
     stdout.println(READY_PREFIX + framework + " " + host + ":" + port + tls.map(t -> " " + t.describe()).orElse(""));
     stdout.flush();
     Served.report(stdout);

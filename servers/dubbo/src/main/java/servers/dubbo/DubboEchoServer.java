@@ -27,7 +27,8 @@ import servers.common.ServiceDelay;
  * with {@code --registry zookeeper://host:port} it registers its URL there (interface-level).
  *
  * <pre>java servers.dubbo.DubboEchoServer [--host 127.0.0.1] [--port 20880] [--threads 200]
- *     [--serialization hessian2|kryo|fastjson2] [--payload 8388608] [--registry none|zookeeper://host:port]</pre>
+ *     [--serialization hessian2|kryo|fastjson2] [--payload 8388608] [--registry none|zookeeper://host:port]
+ *     [--dispatcher all|direct|message|execution|connection] [--threadpool fixed|cached|limited|eager]</pre>
  */
 public final class DubboEchoServer {
 
@@ -45,6 +46,9 @@ public final class DubboEchoServer {
     // 200 provider threads: the write-up's pool, and Dubbo's own default for a fixed pool.
     defaults.put("threads", "200");
     defaults.put("serialization", DubboSerialization.DEFAULT);
+    // Dubbo's own defaults: every message to the provider pool ("all"), a fixed pool.
+    defaults.put("dispatcher", "all");
+    defaults.put("threadpool", "fixed");
     defaults.put("payload", Integer.toString(DEFAULT_PAYLOAD));
     defaults.put("registry", ZooKeeperRegistration.NO_REGISTRY);
     return defaults;
@@ -54,6 +58,8 @@ public final class DubboEchoServer {
       Optional<ServerTls> tls) {
     String serialization = flags.oneOf("serialization", DubboSerialization.SUPPORTED.toArray(String[]::new));
     int threads = flags.intValue("threads", 1, 10_000);
+    String dispatcher = flags.oneOf("dispatcher", DISPATCHERS);
+    String threadpool = flags.oneOf("threadpool", THREADPOOLS);
     int payload = flags.intValue("payload", 1024, Integer.MAX_VALUE);
     String registryAddress = ZooKeeperRegistration.checked(flags.get("registry"));
     DubboSerialization.secureKryo();
@@ -69,7 +75,8 @@ public final class DubboEchoServer {
     protocol.setHost(host);
     protocol.setServer(ExactAddressTransporter.NAME);
     protocol.setParameters(Map.of(ExactAddressTransporter.BIND_HOST_KEY, host));
-    protocol.setThreadpool("fixed");
+    protocol.setThreadpool(threadpool);
+    protocol.setDispatcher(dispatcher);
     protocol.setThreads(threads);
     protocol.setPayload(payload);
     protocol.setSerialization(serialization);
@@ -85,8 +92,18 @@ public final class DubboEchoServer {
         .protocol(protocol)
         .service(service)
         .start();
-    return ZooKeeperRegistration.register(bootstrap, registryAddress, service.getExportedUrls(), host);
+    // What Dubbo exported, from its own URL: the settings as the provider runs them.
+    org.apache.dubbo.common.URL url = service.getExportedUrls().get(0);
+    return EchoServerMain.RunningServer.naming("Dubbo provider, dispatcher " + url.getParameter("dispatcher", "all")
+        + ", " + url.getParameter("threadpool", "fixed") + " pool of " + url.getParameter("threads", "200")
+        + " threads, serialization " + url.getParameter("serialization", "?"),
+        ZooKeeperRegistration.register(bootstrap, registryAddress, service.getExportedUrls(), host));
   }
+
+  /** Dubbo's dispatchers: which messages go to the provider pool (all, ...) or stay on the I/O thread (direct). */
+  static final String[] DISPATCHERS = {"all", "direct", "message", "execution", "connection"};
+  /** Dubbo's provider thread pools. */
+  static final String[] THREADPOOLS = {"fixed", "cached", "limited", "eager"};
 
   static final class Echo implements MobileService {
     private final ServiceDelay delay;

@@ -88,8 +88,11 @@ public final class TripleEchoServer {
         .protocol(protocol)
         .service(service)
         .start();
+    org.apache.dubbo.common.URL url = service.getExportedUrls().get(0);
     // Registered as the server binds: 127.0.0.1 as the number Dubbo's consumer keeps (TripleHost).
-    return ZooKeeperRegistration.register(bootstrap, registryAddress, service.getExportedUrls(), TripleHost.exact(host));
+    return EchoServerMain.RunningServer.naming("Dubbo Triple provider, " + url.getParameter("threadpool", "fixed")
+        + " pool of " + url.getParameter("threads", "200") + " threads",
+        ZooKeeperRegistration.register(bootstrap, registryAddress, service.getExportedUrls(), TripleHost.exact(host)));
   }
 
   /**

@@ -37,7 +37,7 @@ import servers.common.ServiceDelay;
  * grpc-java echo server on the Netty transport.
  *
  * <pre>java servers.grpc.GrpcEchoServer [--host 127.0.0.1] [--port 50051] [--threads 200]
- *     [--max-message 1048576]</pre>
+ *     [--max-message 1048576] [--flow-window 1048576]</pre>
  *
  * {@code --threads 0} runs the service on the transport's event loop (gRPC's direct executor).
  */
@@ -46,6 +46,8 @@ public final class GrpcEchoServer {
   public static final int DEFAULT_PORT = 50051;
   /** Echo messages are ~100 bytes; a larger inbound message is refused with RESOURCE_EXHAUSTED. */
   public static final int DEFAULT_MAX_MESSAGE = 1024 * 1024;
+  /** grpc-netty's own initial HTTP/2 flow-control window (NettyServerBuilder.DEFAULT_FLOW_CONTROL_WINDOW). */
+  public static final int DEFAULT_FLOW_WINDOW = 1024 * 1024;
   /** Orders a chat asks for ahead of the ones it has echoed: its buffer's bound beyond HTTP/2's window. */
   static final int CHAT_BATCH = 64;
 
@@ -54,6 +56,7 @@ public final class GrpcEchoServer {
     // 200 service threads: the write-up's server pool, as for the other frameworks' servers.
     defaults.put("threads", "200");
     defaults.put("max-message", Integer.toString(DEFAULT_MAX_MESSAGE));
+    defaults.put("flow-window", Integer.toString(DEFAULT_FLOW_WINDOW));
     EchoServerMain.run("grpc", args, defaults, GrpcEchoServer::start);
   }
 
@@ -61,8 +64,10 @@ public final class GrpcEchoServer {
       throws Exception {
     int threads = flags.intValue("threads", 0, 10_000);
     int maxMessage = flags.intValue("max-message", 1024, Integer.MAX_VALUE);
+    int flowWindow = flags.intValue("flow-window", 65_535, Integer.MAX_VALUE);
     NettyServerBuilder builder = NettyServerBuilder.forAddress(new InetSocketAddress(host, port))
         .maxInboundMessageSize(maxMessage)
+        .flowControlWindow(flowWindow)
         .addService(new Echo(ServiceDelay.from(flags)))
         // Server reflection: clients without generated code learn the schema from the server.
         .addService(ProtoReflectionServiceV1.newInstance());
@@ -79,7 +84,10 @@ public final class GrpcEchoServer {
     }
     Server server = builder.build().start();
     ExecutorService servicePool = pool;
-    return () -> {
+    String settings = "NettyServerBuilder, " + (threads == 0 ? "direct executor (the service on the transport's"
+        + " event loop)" : "a fixed pool of " + threads + " service threads") + ", flow-control window " + flowWindow
+        + " bytes";
+    return EchoServerMain.RunningServer.naming(settings, () -> {
       server.shutdown();
       if (!server.awaitTermination(5, TimeUnit.SECONDS)) {
         server.shutdownNow();
@@ -87,7 +95,7 @@ public final class GrpcEchoServer {
       if (servicePool != null) {
         servicePool.shutdownNow();
       }
-    };
+    });
   }
 
   /** grpc-java's server TLS: OpenSSL (BoringSSL, inside grpc-netty-shaded) when it loads, else the JDK's. */

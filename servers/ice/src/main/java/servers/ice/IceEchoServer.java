@@ -86,7 +86,11 @@ public final class IceEchoServer {
       communicator.destroy();
       throw e;
     }
-    return communicator::destroy;
+    // What Ice itself runs with, read back from the communicator's properties.
+    com.zeroc.Ice.Properties set = communicator.getProperties();
+    return EchoServerMain.RunningServer.naming("Ice " + com.zeroc.Ice.Util.stringVersion() + ", server thread pool "
+        + set.getPropertyAsInt("Ice.ThreadPool.Server.Size") + " to " + set.getPropertyAsInt("Ice.ThreadPool.Server.SizeMax")
+        + " threads (reading and dispatching), amd dispatch", communicator::destroy);
   }
 
   /** Asynchronous dispatch (["amd"] in Order.ice): the reply is sent when the stage completes. */

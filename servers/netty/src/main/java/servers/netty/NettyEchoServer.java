@@ -36,7 +36,8 @@ import servers.common.ServiceDelay;
  * frames, Kryo decodes and re-encodes the Order on the I/O thread, no thread hop, no registry, no
  * filters. Every real framework is measured against it.
  *
- * <pre>java servers.netty.NettyEchoServer [--host 127.0.0.1] [--port 7000] [--threads 0] [--max-frame 65536]</pre>
+ * <pre>java servers.netty.NettyEchoServer [--host 127.0.0.1] [--port 7000] [--threads 0] [--max-frame 65536]
+ *     [--flush-consolidation off|on]</pre>
  *
  * {@code --threads 0} is Netty's default number of I/O threads (twice the cores).
  */
@@ -48,6 +49,7 @@ public final class NettyEchoServer {
     Map<String, String> defaults = EchoServerMain.commonDefaults(DEFAULT_PORT);
     defaults.put("threads", "0");
     defaults.put("max-frame", Integer.toString(EchoFrames.DEFAULT_MAX_FRAME));
+    defaults.put("flush-consolidation", "off");
     EchoServerMain.run("netty", args, defaults, NettyEchoServer::start);
   }
 
@@ -56,6 +58,8 @@ public final class NettyEchoServer {
     SslContext ssl = tls.isPresent() ? sslContext(tls.get()) : null;
     int threads = flags.intValue("threads", 0, 1_024);
     int maxFrame = flags.intValue("max-frame", 1024, Integer.MAX_VALUE);
+    // Netty's FlushConsolidationHandler: the replies to one read's requests flushed once, at the read's end.
+    boolean consolidate = flags.oneOf("flush-consolidation", "off", "on").equals("on");
     EventLoopGroup boss = new MultiThreadIoEventLoopGroup(1, NioIoHandler.newFactory());
     EventLoopGroup workers = new MultiThreadIoEventLoopGroup(threads, NioIoHandler.newFactory());
     ChannelHandler echo = new Echo(ServiceDelay.from(flags).micros());
@@ -67,6 +71,10 @@ public final class NettyEchoServer {
           .childHandler(new ChannelInitializer<SocketChannel>() {
             @Override
             protected void initChannel(SocketChannel ch) {
+              if (consolidate) {
+                ch.pipeline().addLast(new io.netty.handler.flush.FlushConsolidationHandler(
+                    io.netty.handler.flush.FlushConsolidationHandler.DEFAULT_EXPLICIT_FLUSH_AFTER_FLUSHES, true));
+              }
               if (ssl != null) {
                 ch.pipeline().addLast(ssl.newHandler(ch.alloc()));
               }
@@ -76,11 +84,13 @@ public final class NettyEchoServer {
             }
           })
           .bind(new InetSocketAddress(host, port)).sync().channel();
-      return () -> {
-        listener.close().sync();
-        workers.shutdownGracefully().sync();
-        boss.shutdownGracefully().sync();
-      };
+      int loops = (int) java.util.stream.StreamSupport.stream(workers.spliterator(), false).count();
+      return EchoServerMain.RunningServer.naming("Netty NIO, " + loops + " I/O threads (the echo on them), flush"
+          + " consolidation " + (consolidate ? "on" : "off"), () -> {
+            listener.close().sync();
+            workers.shutdownGracefully().sync();
+            boss.shutdownGracefully().sync();
+          });
     } catch (Exception e) {
       workers.shutdownGracefully();
       boss.shutdownGracefully();

@@ -1,0 +1,104 @@
+package protocols.frameworks;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import protocols.dubbo.lab.DubboFramework;
+import protocols.dubbo.lab.TripleFramework;
+import protocols.grpc.lab.GrpcFramework;
+import protocols.ice.lab.IceFramework;
+import protocols.lab.EmbeddedServer;
+import protocols.lab.LoadParams;
+import protocols.lab.RpcFramework;
+import protocols.netty.lab.NettyFramework;
+import protocols.thrift.lab.ThriftFramework;
+
+/**
+ * Each framework's knobs reach the side they set: a real server started with the knobs' flags says
+ * what it runs (its SETTINGS line, read back from the framework where it can: Dubbo's exported URL,
+ * Ice's properties), and the client's protocol says what it calls with.
+ */
+class KnobsTest {
+
+  private static String serverRuns(RpcFramework<?, ?> framework, Map<String, String> knobs) {
+    try (EmbeddedServer server = EmbeddedServer.start(framework.name(), framework.serverMainClass(),
+        framework.serverArgs(new LoadParams(knobs)))) {
+      return server.settings().orElseThrow(() -> new AssertionError(framework.name() + ": no settings named"));
+    }
+  }
+
+  @Test
+  void thrift() {
+    assertEquals("TThreadedSelectorServer, 2 selector threads, 200 workers, binary protocol, framed",
+        serverRuns(ThriftFramework.FRAMEWORK, Map.of()), "the defaults");
+    assertEquals("TThreadedSelectorServer, 4 selector threads, 200 workers, binary protocol, framed",
+        serverRuns(ThriftFramework.FRAMEWORK, Map.of("thrift.selectors", "4")));
+    assertEquals("THsHaServer, 1 selector thread, 8 workers, compact protocol, framed",
+        serverRuns(ThriftFramework.FRAMEWORK, Map.of("thrift.server", "hsha", "thrift.serverThreads", "8",
+            "thrift.protocol", "compact")));
+    assertTrue(serverRuns(ThriftFramework.FRAMEWORK, Map.of("thrift.server", "nonblocking"))
+        .startsWith("TNonblockingServer"));
+    assertTrue(serverRuns(ThriftFramework.FRAMEWORK, Map.of("thrift.server", "threadpool"))
+        .startsWith("TThreadPoolServer, a thread per connection, up to 200 workers"));
+
+    Map<String, Object> client = ThriftFramework.FRAMEWORK.protocol(new LoadParams(Map.of("thrift.client", "loops",
+        "thrift.protocol", "compact"))).describe();
+    assertEquals("compact", client.get("protocol"));
+    assertTrue(client.get("asyncClient").toString().startsWith("loops:"), client.toString());
+    Map<String, Object> defaults = ThriftFramework.FRAMEWORK.protocol(new LoadParams(Map.of())).describe();
+    assertEquals("binary", defaults.get("protocol"));
+    assertTrue(defaults.get("asyncClient").toString().startsWith("manager:"), defaults.toString());
+  }
+
+  @Test
+  void dubbo() {
+    assertEquals("Dubbo provider, dispatcher direct, cached pool of 8 threads, serialization kryo",
+        serverRuns(DubboFramework.FRAMEWORK, Map.of("dubbo.dispatcher", "direct", "dubbo.threadpool", "cached",
+            "dubbo.serverThreads", "8", "serialization", "kryo")));
+    assertEquals("kryo", ((protocols.dubbo.DubboProtocol) DubboFramework.FRAMEWORK.protocol(
+        new LoadParams(Map.of("serialization", "kryo")))).serialization(), "the consumer's serialization");
+  }
+
+  @Test
+  void triple() {
+    assertEquals("Dubbo Triple provider, fixed pool of 8 threads",
+        serverRuns(TripleFramework.FRAMEWORK, Map.of("triple.serverThreads", "8")));
+  }
+
+  @Test
+  void grpc() {
+    assertEquals("NettyServerBuilder, direct executor (the service on the transport's event loop), flow-control"
+        + " window 65535 bytes", serverRuns(GrpcFramework.FRAMEWORK, Map.of("grpc.serverThreads", "0",
+        "grpc.flowWindow", "65535")));
+    assertEquals("NettyServerBuilder, a fixed pool of 200 service threads, flow-control window 1048576 bytes",
+        serverRuns(GrpcFramework.FRAMEWORK, Map.of()));
+  }
+
+  @Test
+  void ice() {
+    assertTrue(serverRuns(IceFramework.FRAMEWORK, Map.of("ice.serverThreads", "4"))
+        .contains("server thread pool 4 to 4 threads"));
+  }
+
+  @Test
+  void netty() {
+    assertEquals("Netty NIO, 1 I/O threads (the echo on them), flush consolidation on",
+        serverRuns(NettyFramework.FRAMEWORK, Map.of("netty.serverThreads", "1", "netty.flushConsolidation", "on")));
+  }
+
+  @Test
+  void aBadValueIsOneLineBeforeAnythingStarts() {
+    IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+        () -> ThriftFramework.FRAMEWORK.serverArgs(new LoadParams(Map.of("thrift.selectors", "0"))));
+    assertTrue(e.getMessage().contains("-Dthrift.selectors") && !e.getMessage().contains("\n"), e.getMessage());
+    e = assertThrows(IllegalArgumentException.class,
+        () -> ThriftFramework.FRAMEWORK.serverArgs(new LoadParams(Map.of("thrift.server", "tpc"))));
+    assertTrue(e.getMessage().contains("threaded-selector") && e.getMessage().contains("tpc"), e.getMessage());
+    e = assertThrows(IllegalArgumentException.class,
+        () -> DubboFramework.FRAMEWORK.serverArgs(new LoadParams(Map.of("dubbo.dispatcher", "fast"))));
+    assertTrue(e.getMessage().startsWith("-Ddubbo.dispatcher must be one of"), e.getMessage());
+  }
+}

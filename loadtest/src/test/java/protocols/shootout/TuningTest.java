@@ -1,0 +1,87 @@
+package protocols.shootout;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import org.junit.jupiter.api.Test;
+import protocols.lab.LoadParams;
+import protocols.stats.Interval;
+import protocols.stats.Verdict;
+import protocols.thrift.lab.ThriftFramework;
+
+/** RpcTuning's sweep (which configurations, named how) and its report's choices (the best, the next base). */
+class TuningTest {
+  private static List<String> names(List<Configuration> cs) {
+    return cs.stream().map(Configuration::name).toList();
+  }
+
+  @Test
+  void aSweepMovesOneKnobAtATimeAroundTheDefaults() {
+    List<Configuration> cs = Configuration.sweep(List.of(ThriftFramework.FRAMEWORK), new LoadParams(Map.of()),
+        Optional.empty());
+    assertEquals(List.of("thrift", "thrift protocol=compact", "thrift client=loops", "thrift server=hsha",
+        "thrift server=nonblocking", "thrift server=threadpool", "thrift selectors=1", "thrift selectors=4",
+        "thrift serverThreads=8"), names(cs));
+    assertTrue(cs.get(0).base() && cs.get(0).defaults());
+    assertEquals("compact", cs.get(1).values().get("thrift.protocol"));
+    assertEquals("thrift.protocol", cs.get(1).knob().property());
+  }
+
+  @Test
+  void aGivenValueIsTheBaseAndTheDefaultsStayBesideIt() {
+    List<Configuration> cs = Configuration.sweep(List.of(ThriftFramework.FRAMEWORK),
+        new LoadParams(Map.of("thrift.protocol", "compact")), Optional.of("thrift.protocol,thrift.selectors"));
+    assertEquals(List.of("thrift", "thrift protocol=compact", "thrift protocol=compact selectors=1",
+        "thrift protocol=compact selectors=4"),
+        names(cs), "the defaults, the base, then around the base (protocol=binary is the defaults: not twice)");
+    assertTrue(!cs.get(0).base() && cs.get(0).defaults() && cs.get(1).base());
+    assertEquals("compact", cs.get(1).params(new LoadParams(Map.of())).string("thrift.protocol", "?"));
+  }
+
+  @Test
+  void anUnknownKnobOrABadValueIsOneLine() {
+    IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> Configuration.sweep(
+        List.of(ThriftFramework.FRAMEWORK), new LoadParams(Map.of()), Optional.of("thrift.selector")));
+    assertTrue(e.getMessage().startsWith("-Dknobs: no knob 'thrift.selector'"), e.getMessage());
+    e = assertThrows(IllegalArgumentException.class, () -> Configuration.sweep(List.of(ThriftFramework.FRAMEWORK),
+        new LoadParams(Map.of("thrift.serverThreads", "lots")), Optional.empty()));
+    assertTrue(e.getMessage().contains("-Dthrift.serverThreads"), e.getMessage());
+  }
+
+  private static TuningReport.Row row(String configuration, boolean defaults, double ratio, double lo, double hi,
+                                      Verdict verdict) {
+    Interval calls = new Interval(900, 1000, 1100, "test");
+    Interval vs = defaults ? null : new Interval(lo, ratio, hi, "test");
+    return new TuningReport.Row("thrift", configuration, null, null, null, defaults, defaults, 20, 2, 100, 0, calls,
+        calls, calls, null, vs, defaults ? null : verdict, null, null, null, null, null);
+  }
+
+  @Test
+  void theBestIsTheFastestOfThoseMeasurablyFasterElseTheDefaults() {
+    List<TuningReport.Best> best = TuningReport.best(List.of(row("thrift", true, 1, 1, 1, null),
+        row("thrift a=1", false, 1.30, 0.9, 1.7, Verdict.NO_DIFFERENCE),
+        row("thrift b=1", false, 1.10, 1.05, 1.15, Verdict.FASTER),
+        row("thrift c=1", false, 1.20, 1.10, 1.30, Verdict.FASTER)));
+    assertEquals("thrift c=1", best.get(0).configuration(), "a wider, higher median without a verdict does not win");
+    best = TuningReport.best(List.of(row("thrift", true, 1, 1, 1, null),
+        row("thrift a=1", false, 1.30, 0.9, 1.7, Verdict.NO_DIFFERENCE)));
+    assertEquals("thrift", best.get(0).configuration());
+    assertNull(best.get(0).vsDefaults());
+    assertTrue(best.get(0).why().contains("the highest median: thrift a=1"), best.get(0).why());
+  }
+
+  @Test
+  void theNextBaseTakesEachKnobsFasterValueOnly() {
+    Map<String, String> next = TuningReport.next(List.of(
+        new TuningReport.Knob("thrift", "thrift.protocol", "both", "", "binary", "binary", List.of("binary", "compact"),
+            "compact", true, List.of()),
+        new TuningReport.Knob("thrift", "thrift.selectors", "server", "", "2", "2", List.of("2", "1", "4"), null,
+            false, List.of())));
+    assertEquals(Map.of("thrift.protocol", "compact", "thrift.selectors", "2"), next);
+  }
+}
