@@ -59,12 +59,36 @@ class TuningIT {
     assertEquals(1, tuning.get("best").size());
     assertTrue(configurations.contains(tuning.get("best").get(0).get("configuration").asText()), tuning.toString());
     assertEquals(2, tuning.get("knobs").size());
-    assertEquals(Map.of("thrift.protocol", 0, "thrift.client", 0).keySet(),
-        new ObjectMapper().convertValue(tuning.get("next"), Map.class).keySet(), "the next base names each knob");
+    assertEquals(java.util.Set.of("thrift.protocol", "thrift.client"),
+        new ObjectMapper().convertValue(tuning.get("tuned").get("thrift"), Map.class).keySet(),
+        "the next base names each knob");
     assertEquals(4, Files.readAllLines(run.runFolder().resolve("tuning.csv")).size(), "a header and three rows");
     String page = Files.readString(run.runFolder().resolve("tuning.html"));
     assertTrue(page.contains("id=\"best\"") && page.contains("thrift protocol=compact"), "the page");
     assertTrue(run.output().contains("Tuning report: "), run.output());
+  }
+
+  @Test
+  void aTunedShootoutRunsEachFrameworkAsShippedAndTunedSideBySide() throws Exception {
+    // Beside the run's results folder, which GatlingProcess empties before the run.
+    Path tuned = Files.createDirectories(RESULTS.resolve("tuned-input")).resolve("tuned.json").toAbsolutePath();
+    Files.writeString(tuned, "{\"thrift\": {\"thrift.protocol\": \"compact\"}}");
+    GatlingProcess.Result run = GatlingProcess.run("RpcShootout", Map.of("frameworks", "thrift", "tuned",
+        tuned.toString(), "levels", "2", "repeat", "2", "seed", "8", "duration", "2", "warmup", "2"),
+        RESULTS.resolve("tuned"), Duration.ofMinutes(4));
+    assertEquals(0, run.exitCode(), run.output());
+    JsonNode comparison = new ObjectMapper().readTree(run.runFolder().resolve("comparison.json").toFile());
+    List<String> rows = new ArrayList<>();
+    comparison.get("rows").forEach(r -> {
+      rows.add(r.get("framework").asText());
+      assertEquals(0, r.get("ko").asLong(), r.toString());
+    });
+    assertEquals(List.of("thrift", "thrift protocol=compact"), rows, "as shipped, then tuned, each named");
+    JsonNode pair = comparison.get("pairs").get(0);
+    assertEquals("thrift", pair.get("baseline").asText());
+    assertEquals("thrift protocol=compact", pair.get("candidate").asText());
+    assertTrue(pair.get("throughputRatio").get("lo").asDouble() <= pair.get("throughputRatio").get("hi").asDouble());
+    assertTrue(Files.readString(run.runFolder().resolve("comparison.html")).contains("thrift protocol=compact"));
   }
 
   @Test

@@ -102,6 +102,8 @@ public final class Parameters {
       new Param("frameworks", "all", EnumSet.of(Use.SHOOTOUT, Use.DEMO, Use.STREAMS)),
       new Param("plain", "false", EnumSet.of(Use.SHOOTOUT)),
       new Param("knobs", "every knob of the frameworks run", EnumSet.of(Use.TUNING)),
+      new Param("tuned", "unset", EnumSet.of(Use.SHOOTOUT)),
+      new Param("payload", "unset", EnumSet.of(Use.SHOOTOUT)),
       new Param("discovery", "unset", EnumSet.of(Use.SHOOTOUT)),
       new Param("history", "nightly-history.jsonl", EnumSet.of(Use.NIGHTLY)),
       new Param("historyNights", "7", EnumSet.of(Use.NIGHTLY)),

@@ -86,6 +86,10 @@ public final class Comparison {
                      Verdict p99Verdict) {
   }
 
+  /** One framework's variant at one payload size ({@code -Dpayload}): a point of the payload charts. */
+  public record PayloadPoint(String variant, String framework, int bytes, String label) {
+  }
+
   /**
    * The smallest calls/s change this run could tell apart at a level (0.04: ±4%): between its own
    * variants, paired in rounds (null with one variant or one trial), and against trials measured apart, e.g.

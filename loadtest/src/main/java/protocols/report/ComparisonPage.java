@@ -21,9 +21,19 @@ public final class ComparisonPage {
   private ComparisonPage() {}
 
   /** What the page shows: the frameworks and modes in their order, the levels, and the run's context. */
+  /** @param payloads the variants that are a framework at a payload size (-Dpayload); empty without */
   public record Run(List<String> frameworks, List<InvocationMode> modes, List<Integer> levels, String ceiling,
                     Map<String, Object> machine, Map<String, String> versions, Map<String, String> parameters,
-                    boolean interrupted) {
+                    boolean interrupted, List<Comparison.PayloadPoint> payloads) {
+    public Run {
+      payloads = List.copyOf(payloads);
+    }
+
+    public Run(List<String> frameworks, List<InvocationMode> modes, List<Integer> levels, String ceiling,
+               Map<String, Object> machine, Map<String, String> versions, Map<String, String> parameters,
+               boolean interrupted) {
+      this(frameworks, modes, levels, ceiling, machine, versions, parameters, interrupted, List.of());
+    }
   }
 
   public static String render(Run run, List<Comparison.Row> rows, List<Comparison.RateRow> rateRows,
@@ -77,6 +87,15 @@ public final class ComparisonPage {
           rows.stream().filter(r -> r.p99() != null).toList(), r -> (double) r.p99(), // no OK call: no point
           Comparison.Spread::p99));
     }
+    if (!run.payloads().isEmpty()) {
+      for (int clients : run.levels()) {
+        charts.add(payloadChart(run, rows, clients, "payload-throughput-" + clients, "Throughput (OK calls/s) against"
+            + " payload size at " + clients + " clients", Comparison.Row::throughput, Comparison.Spread::throughput));
+        charts.add(payloadChart(run, rows.stream().filter(r -> r.p99() != null).toList(), clients,
+            "payload-p99-" + clients, "p99 latency (µs) against payload size at " + clients + " clients",
+            r -> (double) r.p99(), Comparison.Spread::p99));
+      }
+    }
     model.put("charts", charts);
     model.put("rateRows", rateRows);
     model.put("capacities", capacities);
@@ -117,6 +136,42 @@ public final class ComparisonPage {
               mode == InvocationMode.SYNC && run.modes().size() > 1));
         }
       }
+    }
+    return chart.render();
+  }
+
+  /**
+   * One line per framework over its payload sizes (log x: bytes of the order's name) at {@code clients},
+   * in the run's first mode; over trials, each point's 95% interval as an error bar.
+   */
+  private static String payloadChart(Run run, List<Comparison.Row> rows, int clients, String id, String title,
+                                     ToDoubleFunction<Comparison.Row> value,
+                                     java.util.function.Function<Comparison.Spread, protocols.stats.Interval> interval) {
+    InvocationMode mode = run.modes().get(0);
+    List<Comparison.PayloadPoint> points = run.payloads();
+    double min = points.stream().mapToInt(Comparison.PayloadPoint::bytes).min().orElse(1);
+    double max = points.stream().mapToInt(Comparison.PayloadPoint::bytes).max().orElse(2);
+    double top = 1;
+    List<SvgChart.Series> series = new ArrayList<>();
+    for (String framework : points.stream().map(Comparison.PayloadPoint::framework).distinct().toList()) {
+      List<double[]> line = new ArrayList<>();
+      for (Comparison.PayloadPoint p : points.stream().filter(p -> p.framework().equals(framework)).toList()) {
+        for (Comparison.Row r : rows) {
+          if (r.level().framework().equals(p.variant()) && r.clients() == clients && r.level().mode() == mode) {
+            protocols.stats.Interval i = r.spread() == null ? null : interval.apply(r.spread());
+            double v = value.applyAsDouble(r);
+            line.add(new double[] {p.bytes(), v, i == null ? Double.NaN : i.lo(), i == null ? Double.NaN : i.hi()});
+            top = Math.max(top, i == null || !Double.isFinite(i.hi()) ? v : Math.max(v, i.hi()));
+          }
+        }
+      }
+      if (!line.isEmpty()) {
+        series.add(new SvgChart.Series(framework, line, false));
+      }
+    }
+    SvgChart chart = SvgChart.of(id, title, SvgChart.Axis.log("payload (bytes of the order's name)", min, max), SvgChart.Axis.linear("", top));
+    for (SvgChart.Series s : series) {
+      chart = chart.with(s);
     }
     return chart.render();
   }

@@ -73,6 +73,8 @@ public final class ComparisonReport implements SummaryListener {
   /** The ceiling's run each framework's run is compared with, where it is not {@link #ceiling} (its TLS twin). */
   private final Map<String, String> ceilingOf;
   private final long seed;
+  /** The variants that are a framework at a payload size (-Dpayload): the payload charts; empty without. */
+  private List<Comparison.PayloadPoint> payloads = List.of();
   /** The run's profiles, told before the summary is written; null without -Dprofile. */
   private Profiles profiles;
 
@@ -134,6 +136,12 @@ public final class ComparisonReport implements SummaryListener {
     return null;
   }
 
+  /** With the variants that are a framework at a payload size, for the payload charts. */
+  ComparisonReport withPayloads(List<Comparison.PayloadPoint> points) {
+    this.payloads = List.copyOf(points);
+    return this;
+  }
+
   @Override
   public void profiled(Profiles profiles) {
     this.profiles = profiles;
@@ -187,7 +195,7 @@ public final class ComparisonReport implements SummaryListener {
       System.out.print(Comparison.capacityTable(capacities));
     }
     ComparisonPage.Run run = new ComparisonPage.Run(frameworks, modes, levels, ceiling, machine, versions, parameters,
-        interrupted);
+        interrupted, payloads);
     Files.writeString(folder.resolve(HTML), ComparisonPage.render(run, rows, rateRows, capacities,
         twoWays, twoWaysRows, requests, warnings, analysis.cpuNotSampled(),
         analysis.notJudged(), pairs, resolutions, profiles), StandardCharsets.UTF_8);

@@ -72,6 +72,59 @@ record Configuration(RpcFramework<?, ?> framework, Map<String, String> values, b
     return out;
   }
 
+  /** {@code framework} as shipped: every knob at its default. */
+  static Configuration defaults(RpcFramework<?, ?> framework) {
+    Map<String, String> values = new LinkedHashMap<>();
+    framework.params().forEach(p -> values.put(p.property(), p.defaultValue()));
+    return new Configuration(framework, values, true, null);
+  }
+
+  /**
+   * {@code framework} with {@code knobs} set (property to value), the others at their defaults; an
+   * unknown knob or a bad value is one line ({@link IllegalArgumentException}).
+   */
+  static Configuration tuned(RpcFramework<?, ?> framework, Map<String, String> knobs) {
+    Map<String, String> values = new LinkedHashMap<>(defaults(framework).values());
+    for (Map.Entry<String, String> k : knobs.entrySet()) {
+      RpcFramework.Param p = framework.params().stream().filter(q -> q.property().equals(k.getKey())).findFirst()
+          .orElseThrow(() -> new IllegalArgumentException("-Dtuned: " + framework.name() + " has no knob '"
+              + k.getKey() + "'; its knobs: " + String.join(",", framework.params().stream()
+              .map(RpcFramework.Param::property).toList())));
+      values.put(p.property(), p.value(new LoadParams(Map.of(p.property(), k.getValue())))); // checked
+    }
+    return new Configuration(framework, values, true, null);
+  }
+
+  /**
+   * -Dtuned's file: a tuning.json (its {@code tuned}: each framework's knobs as RpcTuning found them) or a
+   * file of knob values per framework, {@code {"thrift": {"thrift.client": "loops"}}}.
+   */
+  static Map<String, Map<String, String>> readTuned(java.nio.file.Path file) {
+    com.fasterxml.jackson.databind.JsonNode root;
+    try {
+      root = new com.fasterxml.jackson.databind.ObjectMapper().readTree(file.toFile());
+    } catch (java.io.IOException e) {
+      throw new IllegalArgumentException("-Dtuned=" + file + ": not a readable JSON file (" + e.getMessage()
+          .lines().findFirst().orElse("") + ")");
+    }
+    com.fasterxml.jackson.databind.JsonNode tuned = root != null && root.has("tuned") ? root.get("tuned") : root;
+    if (tuned == null || !tuned.isObject()) {
+      throw new IllegalArgumentException("-Dtuned=" + file + ": expected a tuning.json or {\"<framework>\":"
+          + " {\"<knob>\": \"<value>\"}}");
+    }
+    Map<String, Map<String, String>> out = new LinkedHashMap<>();
+    tuned.fields().forEachRemaining(f -> {
+      if (!f.getValue().isObject()) {
+        throw new IllegalArgumentException("-Dtuned=" + file + ": " + f.getKey() + "'s knobs must be an object of"
+            + " knob to value");
+      }
+      Map<String, String> knobs = new LinkedHashMap<>();
+      f.getValue().fields().forEachRemaining(k -> knobs.put(k.getKey(), k.getValue().asText()));
+      out.put(f.getKey(), knobs);
+    });
+    return out;
+  }
+
   /**
    * The name runs, pages and files show, made here alone: the framework's, then each knob that is not
    * at its default ({@code thrift protocol=compact}), the framework's prefix left out of its property.

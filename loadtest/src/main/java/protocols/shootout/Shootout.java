@@ -23,6 +23,8 @@ import protocols.lab.LabRun;
 import protocols.lab.LoadParams;
 import protocols.lab.OwnedProcess;
 import protocols.lab.Parameters;
+import protocols.lab.Payload;
+import protocols.report.Comparison;
 import protocols.lab.RpcFramework;
 import protocols.lab.RunFolder;
 import protocols.lab.TlsMode;
@@ -55,6 +57,8 @@ public final class Shootout {
   public static final int DEFAULT_REPEAT = 3;
 
   private final List<EchoRun> runs = new ArrayList<>();
+  /** The variants that are a framework at a payload size (-Dpayload). */
+  private final List<Comparison.PayloadPoint> payloadPoints = new ArrayList<>();
   private final PopulationBuilder populations;
   private final List<Assertion> assertions = new ArrayList<>();
   private final LabRun run;
@@ -121,6 +125,23 @@ public final class Shootout {
             + " -Dtarget.<framework> (or give one delay)");
       });
     }
+    Map<RpcFramework<?, ?>, Configuration> tuned = EchoRun.orExit(() -> tuned(params, frameworks));
+    List<Payload> payloads = EchoRun.orExit(() -> Payload.list(params));
+    // Sizes and tuned configurations are variants of the lab's own servers, each compared with nothing else.
+    boolean comparesOther = plain || !discovery.isEmpty() || comparesTls || delays.size() > 1 || frameworks.stream()
+        .anyMatch(f -> params.target(Parameters.TARGET_PREFIX + f.name()).isPresent());
+    if (!payloads.isEmpty() && (comparesOther || !tuned.isEmpty())) {
+      EchoRun.orExit(() -> {
+        throw new IllegalArgumentException("-Dpayload runs each framework at each size against the lab's own servers;"
+            + " leave out -Dplain, -Dtuned, -Ddiscovery, -Dtls, a list of -DserverDelayUs and -Dtarget.<framework>");
+      });
+    }
+    if (!tuned.isEmpty() && comparesOther) {
+      EchoRun.orExit(() -> {
+        throw new IllegalArgumentException("-Dtuned runs each framework as shipped and tuned, against the lab's own"
+            + " servers; leave out -Dplain, -Ddiscovery, -Dtls, a list of -DserverDelayUs and -Dtarget.<framework>");
+      });
+    }
     // The seed in the run's settings (rpc-summary.json), also when it came from the clock: the order can be run again.
     run = new LabRun(trials.repeated() ? params.with("seed", Long.toString(trials.seed())) : params);
     if (comparesTls) { // what each framework's TLS client needs JVM-wide, before the first TLS client of any
@@ -160,6 +181,25 @@ public final class Shootout {
         }
         continue;
       }
+      if (!payloads.isEmpty()) { // each size a variant with its own server
+        for (Payload p : payloads) {
+          String name = p.variantName(framework.name());
+          runs.add(EchoRun.start(framework, name, p.apply(params, payloads), target, run));
+          payloadPoints.add(new Comparison.PayloadPoint(name, framework.name(), p.bytes(), p.label()));
+        }
+        continue;
+      }
+      if (!tuned.isEmpty()) { // as shipped, then tuned where its knobs are off the defaults
+        Configuration shipped = Configuration.defaults(framework);
+        runs.add(EchoRun.start(framework, shipped.name(), shipped.params(params), target, run));
+        Configuration best = tuned.get(framework);
+        if (best == null || best.defaults()) {
+          System.out.println(framework.name() + ": as shipped only (-Dtuned sets none of its knobs off their defaults)");
+        } else {
+          runs.add(EchoRun.start(framework, best.name(), best.params(params), target, run));
+        }
+        continue;
+      }
       if (discovery.isEmpty()) {
         runs.add(EchoRun.start(framework, params, target, run));
         continue;
@@ -195,7 +235,8 @@ public final class Shootout {
     Map<String, String> versions = new LinkedHashMap<>();
     frameworks.forEach(f -> versions.put(f.name(), f.version()));
     run.onSummaryWritten(new ComparisonReport(frameworks(), versions, modes, params.levels(), Frameworks.CEILING,
-        describe(params, frameworks, modes, plain, discovery, trials), plainResults, pairs, ceilings(), trials.seed()));
+        describe(params, frameworks, modes, plain, discovery, trials), plainResults, pairs, ceilings(), trials.seed())
+        .withPayloads(payloadPoints));
   }
 
   /** One variant's levels in one mode, and the protocol its calls go through. */
@@ -227,9 +268,38 @@ public final class Shootout {
     return steps;
   }
 
-  /** Over TLS, each run's ceiling is the ceiling's run in the same TLS mode. */
+  /** -Dtuned's configuration of each framework run that it names; empty without -Dtuned. */
+  private static Map<RpcFramework<?, ?>, Configuration> tuned(LoadParams params, List<RpcFramework<?, ?>> frameworks) {
+    Map<RpcFramework<?, ?>, Configuration> out = new LinkedHashMap<>();
+    Optional<String> file = params.optional("tuned");
+    if (file.isPresent()) {
+      Map<String, Map<String, String>> knobs = Configuration.readTuned(Path.of(file.get()));
+      for (String name : knobs.keySet()) {
+        try {
+          Frameworks.byName(name);
+        } catch (IllegalArgumentException e) {
+          throw new IllegalArgumentException("-Dtuned=" + file.get() + ": " + e.getMessage());
+        }
+      }
+      for (RpcFramework<?, ?> f : frameworks) {
+        if (knobs.containsKey(f.name())) {
+          out.put(f, Configuration.tuned(f, knobs.get(f.name())));
+        }
+      }
+      if (out.isEmpty()) {
+        throw new IllegalArgumentException("-Dtuned=" + file.get() + " names none of the frameworks run");
+      }
+    }
+    return out;
+  }
+
+  /** Over TLS, each run's ceiling is the ceiling's run in the same TLS mode; at a payload size, the ceiling's at it. */
   private Map<String, String> ceilings() {
     Map<String, String> out = new LinkedHashMap<>();
+    for (Comparison.PayloadPoint p : payloadPoints) {
+      payloadPoints.stream().filter(c -> c.framework().equals(Frameworks.CEILING) && c.bytes() == p.bytes())
+          .findFirst().ifPresent(c -> out.put(p.variant(), c.variant()));
+    }
     for (EchoRun echo : runs) {
       runs.stream().filter(c -> c.framework().name().equals(Frameworks.CEILING) && c.tlsMode() == echo.tlsMode()
           && echo.tlsMode().on()).findFirst().ifPresent(c -> out.put(echo.name(), c.name()));
@@ -340,6 +410,9 @@ public final class Shootout {
     for (RpcFramework<?, ?> f : frameworks) {
       f.params().forEach(p -> d.put(f.name() + " -D" + p.property(), p.value(params)));
     }
+    params.optional("tuned").ifPresent(f -> d.put("tuned", f + ": each framework as shipped and in the"
+        + " configuration named by its knobs off the defaults"));
+    params.optional("payload").ifPresent(v -> d.put("payload (bytes of the order's name)", v));
     d.put("plain driver", Boolean.toString(plain));
     d.put("tls", String.join(",", params.tlsModes().stream().map(TlsMode::label).toList()));
     if (!discovery.isEmpty()) {

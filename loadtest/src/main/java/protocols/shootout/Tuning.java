@@ -68,7 +68,8 @@ public final class Tuning {
 
   /** What a sweep does not combine with: one line each, before anything starts. */
   private static Void refuseOthers(LoadParams params) {
-    for (String name : List.of("plain", "discovery", "rates", "faults", "providers", "registry", "target")) {
+    for (String name : List.of("plain", "discovery", "rates", "faults", "providers", "registry", "target", "tuned",
+        "payload")) {
       if (params.optional(name).isPresent()) {
         throw new IllegalArgumentException("-D" + name + " is not for RpcTuning: it sweeps the lab's own servers in"
             + " closed levels; leave out -D" + name);

@@ -76,8 +76,8 @@ final class TuningReport implements SummaryListener {
   }
 
   /**
-   * One knob, swept around the base: the value that was faster than the base (null: none was), and
-   * whether any value changed calls/s at any level.
+   * One knob, swept around the base: the value that was faster than the base at some level, slower at
+   * none and without a KO (null: none was), and whether any value changed calls/s at any level.
    */
   record Knob(String framework, String property, String side, String does, String defaultValue, String baseValue,
               List<String> tried, String fasterValue, boolean madeADifference, List<String> effects) {
@@ -85,7 +85,8 @@ final class TuningReport implements SummaryListener {
 
   record File(String generated, boolean interrupted, List<Warning> warnings, String latencyUnit,
               Map<String, Object> machine, Map<String, String> versions, Map<String, String> parameters,
-              String strategy, List<Row> rows, List<Best> best, List<Knob> knobs, Map<String, String> next,
+              String strategy, List<Row> rows, List<Best> best, List<Knob> knobs,
+              Map<String, Map<String, String>> tuned,
               List<Comparison.Resolution> resolutions) {
   }
 
@@ -107,18 +108,18 @@ final class TuningReport implements SummaryListener {
     List<Row> rows = rows(trials, cpu);
     List<Best> best = best(rows);
     List<Knob> knobs = knobs(trials);
-    Map<String, String> next = next(knobs);
+    Map<String, Map<String, String>> tuned = tuned(knobs);
     List<Comparison.Resolution> resolutions = trials.resolutions(configurations.stream().map(Configuration::name)
         .toList(), List.of(mode), levels);
     Map<String, String> versions = new LinkedHashMap<>(RunContext.versions());
     configurations.stream().map(Configuration::framework).distinct()
         .forEach(f -> versions.put(f.name(), f.version()));
     File file = new File(Pages.now(), interrupted, analysis.warnings(), "microseconds", RunContext.machine(), versions,
-        parameters, STRATEGY, rows, best, knobs, next, resolutions);
+        parameters, STRATEGY, rows, best, knobs, tuned, resolutions);
     new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT).writeValue(folder.resolve(JSON).toFile(), file);
     Files.writeString(folder.resolve(CSV), csv(rows), StandardCharsets.UTF_8);
     Files.writeString(folder.resolve(HTML), page(file, analysis), StandardCharsets.UTF_8);
-    System.out.print(console(rows, best, knobs, next));
+    System.out.print(console(rows, best, knobs, tuned));
     System.out.print(Comparison.resolutionLines(resolutions));
     System.out.println("Tuning report: " + folder.resolve(HTML).toAbsolutePath());
     return List.of();
@@ -190,10 +191,11 @@ final class TuningReport implements SummaryListener {
     rows.forEach(r -> by.computeIfAbsent(r.framework(), k -> new LinkedHashMap<>())
         .computeIfAbsent(r.clients(), k -> new ArrayList<>()).add(r));
     by.forEach((framework, levels) -> levels.forEach((clients, rs) -> {
-      Optional<Row> faster = rs.stream().filter(r -> r.verdict() == Verdict.FASTER)
+      // A configuration that failed calls is not a best, however many it served.
+      Optional<Row> faster = rs.stream().filter(r -> r.verdict() == Verdict.FASTER && r.ko() == 0)
           .max(Comparator.comparingDouble(r -> r.vsDefaults().mid()));
       out.add(faster.map(r -> new Best(framework, clients, r.configuration(), r.vsDefaults(),
-              "the fastest of those measurably faster than the defaults"))
+              "the fastest of those measurably faster than the defaults, without a KO"))
           .orElseGet(() -> new Best(framework, clients, rs.stream().filter(Row::defaults).findFirst()
               .map(Row::configuration).orElse(framework), null, "no configuration measurably faster than the"
               + " defaults" + rs.stream().filter(r -> r.vsDefaults() != null)
@@ -227,7 +229,9 @@ final class TuningReport implements SummaryListener {
         int faster = 0;
         double sum = 0;
         int n = 0;
+        long ko = 0;
         for (int clients : levels) {
+          ko += trials.of(Level.closed(c.name(), clients, mode)).stream().mapToLong(RequestStats::ko).sum();
           Optional<Comparison.Pair> p = pair(trials, base.name(), c.name(), clients);
           if (p.isEmpty()) {
             continue;
@@ -241,7 +245,10 @@ final class TuningReport implements SummaryListener {
           sum += pair.throughputRatio().mid();
           n++;
         }
-        if (faster > 0 && !slowerSomewhere && sum / n > fasterMean) {
+        if (ko > 0) {
+          effects.add(value + ": " + ko + " KO");
+        }
+        if (faster > 0 && !slowerSomewhere && ko == 0 && sum / n > fasterMean) {
           fasterValue = value;
           fasterMean = sum / n;
         }
@@ -252,10 +259,14 @@ final class TuningReport implements SummaryListener {
     return out;
   }
 
-  /** The base for the next run: each knob at the value faster than the base, where one was; as -D parameters. */
-  static Map<String, String> next(List<Knob> knobs) {
-    Map<String, String> out = new LinkedHashMap<>();
-    knobs.forEach(k -> out.put(k.property(), k.fasterValue() != null ? k.fasterValue() : k.baseValue()));
+  /**
+   * Per framework, each swept knob at the value that was faster than the base where one was, else at the
+   * base's: the next sweep's base (as -D parameters), and what {@code RpcShootout -Dtuned} runs.
+   */
+  static Map<String, Map<String, String>> tuned(List<Knob> knobs) {
+    Map<String, Map<String, String>> out = new LinkedHashMap<>();
+    knobs.forEach(k -> out.computeIfAbsent(k.framework(), f -> new LinkedHashMap<>())
+        .put(k.property(), k.fasterValue() != null ? k.fasterValue() : k.baseValue()));
     return out;
   }
 
@@ -298,7 +309,7 @@ final class TuningReport implements SummaryListener {
   }
 
   /** The console's tables: each framework's configurations against its defaults, its best, and its knobs. */
-  static String console(List<Row> rows, List<Best> best, List<Knob> knobs, Map<String, String> next) {
+  static String console(List<Row> rows, List<Best> best, List<Knob> knobs, Map<String, Map<String, String>> tuned) {
     StringBuilder sb = new StringBuilder();
     sb.append(String.format(Locale.ROOT, "%nTuning (calls/s median [95%% interval]; over the defaults, paired by"
         + " round)%n%-44s %7s %26s %28s %s%n", "configuration", "clients", "calls/s", "over the defaults", "verdict"));
@@ -317,9 +328,10 @@ final class TuningReport implements SummaryListener {
           ? (k.fasterValue() == null ? "made a difference; no value faster than " + k.baseValue()
           : k.fasterValue() + " faster than " + k.baseValue()) : "no difference shown at any level"));
     }
-    if (!next.isEmpty()) {
-      sb.append("Next sweep around the values found: ").append(String.join(" ", next.entrySet().stream()
-          .map(e -> "-D" + e.getKey() + "=" + e.getValue()).toList())).append('\n');
+    if (!tuned.isEmpty()) {
+      sb.append("Next sweep around the values found: ").append(String.join(" ", tuned.values().stream()
+          .flatMap(m -> m.entrySet().stream()).map(e -> "-D" + e.getKey() + "=" + e.getValue()).toList()))
+          .append("\nThese beside the defaults: RpcShootout -Dtuned=").append(JSON).append(" (this run's)\n");
     }
     return sb.toString();
   }
@@ -333,7 +345,7 @@ final class TuningReport implements SummaryListener {
     model.put("rows", file.rows());
     model.put("best", file.best());
     model.put("knobs", file.knobs());
-    model.put("next", file.next());
+    model.put("tuned", file.tuned());
     model.put("warnings", file.warnings());
     model.put("parameters", file.parameters());
     model.put("machine", file.machine());

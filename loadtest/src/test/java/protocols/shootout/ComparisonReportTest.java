@@ -262,6 +262,32 @@ class ComparisonReportTest {
     assertFalse(html.contains("id=\"discovery\""), "no discovery table without a discovery pair");
   }
 
+  /** -Dpayload: a chart per level of calls/s and one of p99 against size, one line per framework over its sizes. */
+  @Test
+  void payloadSizesGetChartsOfCallsPerSecondAndP99AgainstSize(@TempDir Path dir) throws Exception {
+    List<String> variants = List.of("grpc 1 KiB", "grpc 16 KiB", "netty 1 KiB", "netty 16 KiB");
+    ComparisonReport report = new ComparisonReport(variants, Map.of(), List.of(InvocationMode.ASYNC), List.of(1),
+        "netty", Map.of(), Map.of(), List.of(), Map.of(), 11).withPayloads(List.of(
+            new Comparison.PayloadPoint("grpc 1 KiB", "grpc", 1024, "1 KiB"),
+            new Comparison.PayloadPoint("grpc 16 KiB", "grpc", 16384, "16 KiB"),
+            new Comparison.PayloadPoint("netty 1 KiB", "netty", 1024, "1 KiB"),
+            new Comparison.PayloadPoint("netty 16 KiB", "netty", 16384, "16 KiB")));
+    List<RequestStats> all = new java.util.ArrayList<>();
+    double[] rates = {2000, 1000, 4000, 3000};
+    for (int i = 0; i < variants.size(); i++) {
+      all.add(stats(Level.closed(variants.get(i), 1, InvocationMode.ASYNC), (long) rates[i] * 3, rates[i]));
+    }
+    report.written(dir, all, RunAnalysis.of(all, Optional.empty(), List.of()), false);
+    String html = Files.readString(dir.resolve(ComparisonReport.HTML));
+    assertTrue(html.contains("id=\"payload-throughput-1\"") && html.contains("id=\"payload-p99-1\""), "two charts");
+    String chart = html.substring(html.indexOf("id=\"payload-throughput-1\""));
+    chart = chart.substring(0, chart.indexOf("</svg>"));
+    assertTrue(chart.contains("payload (bytes of the order&#39;s name)") || chart.contains("payload (bytes of the"
+        + " order's name)"), chart);
+    assertTrue(chart.contains(">grpc<") && chart.contains(">netty<"), "a line per framework, not per variant: " + chart);
+    assertFalse(chart.contains("grpc 1 KiB"), chart);
+  }
+
   /**
    * grpc and grpc tls at 1 client, one trial each per round of 3 s: plaintext at {@code plaintext[r]}
    * calls/s, TLS at {@code tlsShare[r]} of it.

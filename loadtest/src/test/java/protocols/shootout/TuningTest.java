@@ -61,13 +61,21 @@ class TuningTest {
         calls, calls, null, vs, defaults ? null : verdict, null, null, null, null, null);
   }
 
+  private static TuningReport.Row withKo(TuningReport.Row r) {
+    return new TuningReport.Row(r.framework(), r.configuration(), r.knob(), r.value(), r.side(), r.base(),
+        r.defaults(), r.clients(), r.trials(), r.calls(), 3, r.callsPerSecond(), r.p50(), r.p99(), r.cpuPerCall(),
+        r.vsDefaults(), r.verdict(), r.p50VsDefaults(), r.p50Verdict(), r.p99VsDefaults(), r.p99Verdict(), r.server());
+  }
+
   @Test
   void theBestIsTheFastestOfThoseMeasurablyFasterElseTheDefaults() {
     List<TuningReport.Best> best = TuningReport.best(List.of(row("thrift", true, 1, 1, 1, null),
         row("thrift a=1", false, 1.30, 0.9, 1.7, Verdict.NO_DIFFERENCE),
         row("thrift b=1", false, 1.10, 1.05, 1.15, Verdict.FASTER),
-        row("thrift c=1", false, 1.20, 1.10, 1.30, Verdict.FASTER)));
-    assertEquals("thrift c=1", best.get(0).configuration(), "a wider, higher median without a verdict does not win");
+        row("thrift c=1", false, 1.20, 1.10, 1.30, Verdict.FASTER),
+        withKo(row("thrift d=1", false, 1.40, 1.30, 1.50, Verdict.FASTER))));
+    assertEquals("thrift c=1", best.get(0).configuration(), "a wider, higher median without a verdict does not win,"
+        + " nor one that failed calls");
     best = TuningReport.best(List.of(row("thrift", true, 1, 1, 1, null),
         row("thrift a=1", false, 1.30, 0.9, 1.7, Verdict.NO_DIFFERENCE)));
     assertEquals("thrift", best.get(0).configuration());
@@ -77,11 +85,11 @@ class TuningTest {
 
   @Test
   void theNextBaseTakesEachKnobsFasterValueOnly() {
-    Map<String, String> next = TuningReport.next(List.of(
+    Map<String, Map<String, String>> next = TuningReport.tuned(List.of(
         new TuningReport.Knob("thrift", "thrift.protocol", "both", "", "binary", "binary", List.of("binary", "compact"),
             "compact", true, List.of()),
         new TuningReport.Knob("thrift", "thrift.selectors", "server", "", "2", "2", List.of("2", "1", "4"), null,
             false, List.of())));
-    assertEquals(Map.of("thrift.protocol", "compact", "thrift.selectors", "2"), next);
+    assertEquals(Map.of("thrift", Map.of("thrift.protocol", "compact", "thrift.selectors", "2")), next);
   }
 }
