@@ -49,14 +49,19 @@ public final class ThriftEchoServer {
   public static final int DEFAULT_MAX_FRAME = 1024 * 1024;
 
   public static void main(String[] args) {
-    Map<String, String> defaults = EchoServerMain.commonDefaults(DEFAULT_PORT);
+    EchoServerMain.run("thrift", args, defaults(DEFAULT_PORT), ThriftEchoServer::start);
+  }
+
+  /** Every flag the server takes, with its default. */
+  static Map<String, String> defaults(int port) {
+    Map<String, String> defaults = EchoServerMain.commonDefaults(port);
     // 200 workers: the write-up's server pool, as for the other frameworks' servers.
     defaults.put("threads", "200");
     defaults.put("selectors", "2");
     defaults.put("server", Kind.THREADED_SELECTOR.flag);
     defaults.put("protocol", WireProtocols.DEFAULT);
     defaults.put("max-frame", Integer.toString(DEFAULT_MAX_FRAME));
-    EchoServerMain.run("thrift", args, defaults, ThriftEchoServer::start);
+    return defaults;
   }
 
   /** Thrift's servers, as {@code --server} names them. */

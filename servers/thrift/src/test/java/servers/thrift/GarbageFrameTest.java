@@ -33,7 +33,7 @@ class GarbageFrameTest {
     try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
       port = s.getLocalPort();
     }
-    Map<String, String> defaults = EchoServerMain.commonDefaults(port);
+    Map<String, String> defaults = ThriftEchoServer.defaults(port);
     defaults.putAll(Map.of("threads", "4", "selectors", "1", "protocol", "binary", "max-frame", "65536"));
     server = ThriftEchoServer.start(ServerFlags.parse(new String[0], defaults), "127.0.0.1", port, java.util.Optional.empty());
   }
@@ -109,7 +109,7 @@ class GarbageFrameTest {
 
   @Test
   void wrongProtocolFlagIsRefused() {
-    Map<String, String> defaults = EchoServerMain.commonDefaults(port);
+    Map<String, String> defaults = ThriftEchoServer.defaults(port);
     defaults.putAll(Map.of("threads", "1", "selectors", "1", "protocol", "json", "max-frame", "65536"));
     assertThrows(IllegalArgumentException.class,
         () -> ThriftEchoServer.start(ServerFlags.parse(new String[0], defaults), "127.0.0.1", port, java.util.Optional.empty()));
