@@ -57,7 +57,14 @@ class RpcShootoutIT {
       assertTrue(r.get("ceilingRatio").asDouble() > 0, what);
       // On a starved machine the plain driver may measure next to nothing: then the ratio is flagged, not printed.
       assertTrue(r.get("gatlingVsPlain").asDouble() > 0 || !r.get("plainFlag").isNull(), what + ": the plain ratio");
+      assertFalse(r.get("connections").asText().isEmpty(), what + ": its client's connections");
+      assertTrue(r.get("hopsPerCall").asInt(-1) >= 0, what + ": its hops per call");
     }
+    rows.forEach(r -> {
+      if (r.get("framework").asText().equals("netty")) { // on the user's own loop: no hop
+        assertEquals(0, r.get("hopsPerCall").asInt(), r.toString());
+      }
+    });
     rows.forEach(r -> {
       if (r.get("framework").asText().equals("netty")) {
         assertEquals(1.0, r.get("ceilingRatio").asDouble(), 1e-9);

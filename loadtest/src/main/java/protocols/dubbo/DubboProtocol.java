@@ -93,7 +93,7 @@ public final class DubboProtocol extends DubboFamilyProtocol<DubboProtocol> {
 
   @Override
   public ClientPath clientPath() {
-    return new ClientPath("one per provider, shared by every call (Dubbo's default), on Dubbo's own Netty threads", 3,
+    return new ClientPath("one per provider", "one per provider, shared by every call (Dubbo's default), on Dubbo's own Netty threads", 3,
         "the write, from the user's loop to Dubbo's Netty thread; the reply, to Dubbo's shared consumer executor"
         + " (its default dispatcher); from there to the user's loop");
   }

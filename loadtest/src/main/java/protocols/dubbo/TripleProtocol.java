@@ -24,7 +24,7 @@ public final class TripleProtocol extends DubboFamilyProtocol<TripleProtocol> {
 
   @Override
   public ClientPath clientPath() {
-    return new ClientPath("one per provider, shared by every call (Dubbo's default), on Dubbo's own Netty threads", 3,
+    return new ClientPath("one per provider", "one per provider, shared by every call (Dubbo's default), on Dubbo's own Netty threads", 3,
         "the write, from the user's loop to Dubbo's Netty thread; the reply, to Triple's callback executor"
         + " (Dubbo offers no other); from there to the user's loop");
   }

@@ -43,7 +43,7 @@ public final class GrpcProtocol extends RpcProtocol<GrpcProtocol, GrpcClient> {
 
   @Override
   public ClientPath clientPath() {
-    return new ClientPath("one channel (HTTP/2 connection) per Gatling event loop, on that loop", 0,
+    return new ClientPath("one per event loop", "one channel (HTTP/2 connection) per Gatling event loop, on that loop", 0,
         "the call and its reply on the user's own loop, its channel's");
   }
 

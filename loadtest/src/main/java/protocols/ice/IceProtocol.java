@@ -77,7 +77,7 @@ public final class IceProtocol extends RpcProtocol<IceProtocol, IceClient> {
 
   @Override
   public ClientPath clientPath() {
-    return new ClientPath("one per Gatling event loop (a proxy with its own connection id each), read by Ice's"
+    return new ClientPath("one per event loop", "one per Gatling event loop (a proxy with its own connection id each), read by Ice's"
         + " client thread pool", 1, "the call sent on the user's loop, on its loop's connection; the reply, read and"
         + " completed on Ice's client thread, to the user's loop");
   }

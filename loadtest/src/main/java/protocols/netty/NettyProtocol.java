@@ -18,7 +18,7 @@ public final class NettyProtocol extends RpcProtocol<NettyProtocol, NettyClient>
 
   @Override
   public ClientPath clientPath() {
-    return new ClientPath("one per Gatling event loop, on that loop, calls multiplexed by call id", 0,
+    return new ClientPath("one per event loop", "one per Gatling event loop, on that loop, calls multiplexed by call id", 0,
         "the call and its reply on the user's own loop, its connection's");
   }
 

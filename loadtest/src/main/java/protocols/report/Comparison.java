@@ -12,6 +12,8 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
+import protocols.rpc.ClientPath;
+import protocols.rpc.InvocationMode;
 import protocols.stats.Interval;
 import protocols.stats.Level;
 import protocols.stats.TrialStats;
@@ -27,6 +29,16 @@ public final class Comparison {
   private Comparison() {}
 
   /**
+   * A variant's client in one mode as the run laid it out: its connections ({@code -Dconnections}, else the
+   * framework's layout in short) and the thread hand-offs of one call on the injector.
+   */
+  public record ClientLayout(String connections, int hopsPerCall) {
+    public static ClientLayout of(ClientPath path, int connections, InvocationMode mode) {
+      return new ClientLayout(path.layout(connections), path.hops(mode));
+    }
+  }
+
+  /**
    * One framework, mode and closed level. {@code throughput} and {@code plainThroughput} are OK calls/s
    * (a KO is no call served; {@code ko} stands beside), and so is every ratio and CPU per call made of
    * them. Ratios are null when there is nothing to divide by. CPU per call is the driving JVM's CPU time
@@ -40,7 +52,7 @@ public final class Comparison {
                     long ko, Long p50, Long p99, Long p999, Double ceilingRatio, Double plainThroughput,
                     Double gatlingVsPlain, String plainFlag, Double gatlingCpuPerCall, Double plainCpuPerCall,
                     Double serverCpuPerCall, Spread spread, Interval gatlingVsPlainInterval,
-                    Interval p50VsPlain) {
+                    Interval p50VsPlain, String connections, Integer hopsPerCall) {
     @JsonProperty
     public String framework() {
       return level.framework();
@@ -146,7 +158,7 @@ public final class Comparison {
         + "p50_us,p99_us,p999_us,ceiling_ratio,plain_ok_throughput,gatling_vs_plain,gatling_cpu_us_per_call,"
         + "plain_cpu_us_per_call,harness_cpu_us_per_call,server_cpu_us_per_call,trials,ok_throughput_low,"
         + "ok_throughput_high,p99_us_low,p99_us_high,gatling_vs_plain_low,gatling_vs_plain_high,gatling_vs_plain_p50,"
-        + "gatling_vs_plain_p50_low,gatling_vs_plain_p50_high\n");
+        + "gatling_vs_plain_p50_low,gatling_vs_plain_p50_high,connections,hops_per_call\n");
     for (Row r : rows) {
       sb.append(String.join(",", r.framework(), r.mode(), Integer.toString(r.clients()),
           Long.toString(r.callsPerClient()), Long.toString(r.totalCalls()), fmt(r.seconds(), 3), fmt(r.throughput(), 1),
@@ -163,7 +175,8 @@ public final class Comparison {
           bound(r.gatlingVsPlainInterval() == null ? null : r.gatlingVsPlainInterval().hi(), 3),
           bound(r.p50VsPlain() == null ? null : r.p50VsPlain().mid(), 3),
           bound(r.p50VsPlain() == null ? null : r.p50VsPlain().lo(), 3),
-          bound(r.p50VsPlain() == null ? null : r.p50VsPlain().hi(), 3)))
+          bound(r.p50VsPlain() == null ? null : r.p50VsPlain().hi(), 3), Objects.toString(r.connections(), ""),
+          Objects.toString(r.hopsPerCall(), "")))
           .append('\n');
     }
     return sb.toString();

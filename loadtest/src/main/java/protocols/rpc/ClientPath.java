@@ -6,11 +6,17 @@ package protocols.rpc;
  * protocol table says it: each hop is a queue and a wake-up per call that the harness, not the
  * framework, may be charged for.
  *
- * @param connections what {@code -Dconnections=0} gives, in words
+ * @param layout what {@code -Dconnections=0} gives, in a few words without commas (the comparison's rows)
+ * @param connections what {@code -Dconnections=0} gives, in words (the protocol table)
  * @param asyncHops thread hand-offs of one async call with that layout, the resume on the user's loop included
  * @param path where the call and its reply run, in words
  */
-public record ClientPath(String connections, int asyncHops, String path) {
+public record ClientPath(String layout, String connections, int asyncHops, String path) {
+
+  /** The connections a run with {@code -Dconnections=given} has, in short: N, or the layout for 0. */
+  public String layout(int given) {
+    return given == 0 ? layout : Integer.toString(given);
+  }
 
   /** The hand-offs of one call in {@code mode}: sync mode adds the sync pool's thread each way. */
   public int hops(InvocationMode mode) {

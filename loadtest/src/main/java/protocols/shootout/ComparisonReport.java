@@ -75,6 +75,7 @@ public final class ComparisonReport implements SummaryListener {
   private final long seed;
   /** The variants that are a framework at a payload size (-Dpayload): the payload charts; empty without. */
   private List<Comparison.PayloadPoint> payloads = List.of();
+  private Map<String, Comparison.ClientLayout> layouts = Map.of();
   /** The run's profiles, told before the summary is written; null without -Dprofile. */
   private Profiles profiles;
 
@@ -137,6 +138,12 @@ public final class ComparisonReport implements SummaryListener {
   }
 
   /** With the variants that are a framework at a payload size, for the payload charts. */
+  /** Each variant's client layout per mode (by {@link #key}): its rows say its connections and hops. */
+  ComparisonReport withLayouts(Map<String, Comparison.ClientLayout> layouts) {
+    this.layouts = Map.copyOf(layouts);
+    return this;
+  }
+
   ComparisonReport withPayloads(List<Comparison.PayloadPoint> points) {
     this.payloads = List.copyOf(points);
     return this;
@@ -253,7 +260,7 @@ public final class ComparisonReport implements SummaryListener {
             continue; // not reached: an interrupted run
           }
           // Over trials, the trial whose calls/s is the median stands for the level (its figures are one run's).
-          RequestStats s = ts.size() == 1 ? ts.get(0) : TrialComparison.median(ts);
+          RequestStats s = TrialComparison.median(ts);
           Comparison.Spread spread = trials.spread(level, cpu);
           // Calls served are OK calls: a framework that fails fast must not rank higher (its KOs stand beside).
           double served = spread == null ? s.okThroughput() : spread.throughput().mid();
@@ -284,11 +291,13 @@ public final class ComparisonReport implements SummaryListener {
               : s.hasOkCalls() ? s.p50() : null;
           Long p99 = spread != null && s.hasOkCalls() ? Long.valueOf(Math.round(spread.p99().mid()))
               : s.hasOkCalls() ? s.p99() : null;
+          Comparison.ClientLayout layout = layouts.get(key(framework, mode));
           rows.add(new Comparison.Row(level, calls / clients, calls,
               ts.stream().mapToDouble(RequestStats::durationSeconds).sum(), served,
               ts.stream().mapToLong(RequestStats::ko).sum(), p50, p99, s.hasOkCalls() ? s.p999() : null, ceilingRatio,
               plainThroughput, vsPlain, flag, gatlingCpu, plainCpus.length == 0 ? null
-              : Double.valueOf(TrialStats.medianOf(plainCpus)), serverCpu, spread, overPlain, p50OverPlain));
+              : Double.valueOf(TrialStats.medianOf(plainCpus)), serverCpu, spread, overPlain, p50OverPlain,
+              layout == null ? null : layout.connections(), layout == null ? null : layout.hopsPerCall()));
         }
       }
     }

@@ -7,6 +7,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import protocols.frameworks.Frameworks;
 import protocols.lab.LoadParams;
 import protocols.lab.RpcFramework;
 
@@ -95,6 +96,31 @@ record Configuration(RpcFramework<?, ?> framework, Map<String, String> values, b
     return new Configuration(framework, values, true, null);
   }
 
+  /** -Dtuned's configuration of each framework run that it names; empty without -Dtuned. */
+  static Map<RpcFramework<?, ?>, Configuration> tunedIn(LoadParams params, List<RpcFramework<?, ?>> frameworks) {
+    Map<RpcFramework<?, ?>, Configuration> out = new LinkedHashMap<>();
+    Optional<String> file = params.optional("tuned");
+    if (file.isPresent()) {
+      Map<String, Map<String, String>> knobs = readTuned(java.nio.file.Path.of(file.get()));
+      for (String name : knobs.keySet()) {
+        try {
+          Frameworks.byName(name);
+        } catch (IllegalArgumentException e) {
+          throw new IllegalArgumentException("-Dtuned=" + file.get() + ": " + e.getMessage());
+        }
+      }
+      for (RpcFramework<?, ?> f : frameworks) {
+        if (knobs.containsKey(f.name())) {
+          out.put(f, tuned(f, knobs.get(f.name())));
+        }
+      }
+      if (out.isEmpty()) {
+        throw new IllegalArgumentException("-Dtuned=" + file.get() + " names none of the frameworks run");
+      }
+    }
+    return out;
+  }
+
   /**
    * -Dtuned's file: a tuning.json (its {@code tuned}: each framework's knobs as RpcTuning found them) or a
    * file of knob values per framework, {@code {"thrift": {"thrift.client": "loops"}}}.
@@ -138,6 +164,11 @@ record Configuration(RpcFramework<?, ?> framework, Map<String, String> values, b
       }
     }
     return out.toString();
+  }
+
+  /** The value this configuration gives the knob it moves; null for the base and the defaults. */
+  String movedValue() {
+    return knob == null ? null : values.get(knob.property());
   }
 
   /** Whether every knob is at the framework's default: the configuration as shipped. */

@@ -1,7 +1,5 @@
 package protocols.shootout;
 
-import io.gatling.javaapi.core.Assertion;
-import io.gatling.javaapi.core.PopulationBuilder;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -16,7 +14,6 @@ import java.util.OptionalInt;
 import java.util.concurrent.TimeUnit;
 import protocols.frameworks.Frameworks;
 import protocols.lab.Discovery;
-import protocols.lab.EchoLevels;
 import protocols.lab.EchoRun;
 import protocols.lab.JvmCommand;
 import protocols.lab.LabRun;
@@ -29,7 +26,6 @@ import protocols.lab.RpcFramework;
 import protocols.lab.RunFolder;
 import protocols.lab.TlsMode;
 import protocols.lab.Trials;
-import protocols.load.Populations;
 import protocols.report.TwoWays;
 import protocols.rpc.InvocationMode;
 
@@ -41,7 +37,7 @@ import protocols.rpc.InvocationMode;
  * -Ddiscovery=direct,registry} each framework that has a registry runs twice, directly and through
  * it, one after the other, for what discovery costs.
  */
-public final class Shootout {
+public final class Shootout extends VariantRun {
   /** The shared -D parameters a plain-driver JVM takes over from the shootout (and the frameworks' own). */
   static final List<String> PASSED_TO_PLAIN = List.of("levels", "duration", "calls", "warmup", "warmupMax", "settle", "timeout",
       "syncThreads", "connections", "orderNameChars", "maxMessageBytes", "koPauseMillis");
@@ -56,11 +52,8 @@ public final class Shootout {
   /** Trials per level when -Drepeat is not given: the fewest that give an interval over trials. */
   public static final int DEFAULT_REPEAT = 3;
 
-  private final List<EchoRun> runs = new ArrayList<>();
   /** The variants that are a framework at a payload size (-Dpayload). */
   private final List<Comparison.PayloadPoint> payloadPoints = new ArrayList<>();
-  private final PopulationBuilder populations;
-  private final List<Assertion> assertions = new ArrayList<>();
   private final LabRun run;
 
   /** The shootout of {@code simulation}, which takes {@code uses} (the shootout's, and the nightly's). */
@@ -125,7 +118,7 @@ public final class Shootout {
             + " -Dtarget.<framework> (or give one delay)");
       });
     }
-    Map<RpcFramework<?, ?>, Configuration> tuned = EchoRun.orExit(() -> tuned(params, frameworks));
+    Map<RpcFramework<?, ?>, Configuration> tuned = EchoRun.orExit(() -> Configuration.tunedIn(params, frameworks));
     List<Payload> payloads = EchoRun.orExit(() -> Payload.list(params));
     // Sizes and tuned configurations are variants of the lab's own servers, each compared with nothing else.
     boolean comparesOther = plain || !discovery.isEmpty() || comparesTls || delays.size() > 1 || frameworks.stream()
@@ -217,7 +210,7 @@ public final class Shootout {
       }
     }
     Map<String, Path> plainResults = plain ? runPlainDrivers(params, modes, trials) : Map.of();
-    List<Column> columns = new ArrayList<>();
+    Map<String, Comparison.ClientLayout> layouts = new LinkedHashMap<>();
     for (EchoRun echo : runs) {
       List<InvocationMode> can = echo.modesOf(modes);
       if (can.size() < modes.size()) {
@@ -226,71 +219,17 @@ public final class Shootout {
             + String.join(", ", echo.tlsModes().stream().map(InvocationMode::label).sorted().toList()) + ")");
       }
       for (InvocationMode mode : can) {
-        EchoLevels levels = echo.levels(echo.name(), mode);
-        columns.add(new Column(levels, echo.protocol(mode)));
-        assertions.addAll(levels.assertions(trials));
+        measure(echo, mode, trials);
+        layouts.put(ComparisonReport.key(echo.name(), mode),
+            Comparison.ClientLayout.of(echo.protocol(mode).clientPath(), echo.params().connections(), mode));
       }
     }
-    populations = Populations.sequence(steps(columns, params.levels(), trials));
+    sequence(params.levels(), trials);
     Map<String, String> versions = new LinkedHashMap<>();
     frameworks.forEach(f -> versions.put(f.name(), f.version()));
     run.onSummaryWritten(new ComparisonReport(frameworks(), versions, modes, params.levels(), Frameworks.CEILING,
         describe(params, frameworks, modes, plain, discovery, trials), plainResults, pairs, ceilings(), trials.seed())
-        .withPayloads(payloadPoints));
-  }
-
-  /** One variant's levels in one mode, and the protocol its calls go through. */
-  record Column(EchoLevels levels, io.gatling.javaapi.core.ProtocolBuilder protocol) {
-  }
-
-  /**
-   * Measured once, each variant's levels one after the other; repeated, every variant's warm-up, then
-   * level by level the rounds, each measuring every variant once in its shuffled order.
-   */
-  static List<PopulationBuilder> steps(List<Column> columns, List<Integer> levels, Trials trials) {
-    List<PopulationBuilder> steps = new ArrayList<>();
-    if (!trials.repeated()) {
-      columns.forEach(c -> steps.addAll(c.levels().populations(c.protocol(), trials)));
-      return steps;
-    }
-    columns.forEach(c -> steps.addAll(c.levels().warmups(c.protocol())));
-    int k = 0;
-    for (int i = 0; i < levels.size(); i++) {
-      List<List<Column>> rounds = trials.rounds(columns, i);
-      for (int round = 0; round < rounds.size(); round++) {
-        for (Column c : rounds.get(round)) {
-          steps.add(c.levels().closed(k++, levels.get(i), round + 1, c.protocol()));
-        }
-      }
-    }
-    System.out.println("trials: " + trials.repeat() + " of each level, in rounds of every variant shuffled with -Dseed="
-        + trials.seed() + " (the same seed runs the same order)");
-    return steps;
-  }
-
-  /** -Dtuned's configuration of each framework run that it names; empty without -Dtuned. */
-  private static Map<RpcFramework<?, ?>, Configuration> tuned(LoadParams params, List<RpcFramework<?, ?>> frameworks) {
-    Map<RpcFramework<?, ?>, Configuration> out = new LinkedHashMap<>();
-    Optional<String> file = params.optional("tuned");
-    if (file.isPresent()) {
-      Map<String, Map<String, String>> knobs = Configuration.readTuned(Path.of(file.get()));
-      for (String name : knobs.keySet()) {
-        try {
-          Frameworks.byName(name);
-        } catch (IllegalArgumentException e) {
-          throw new IllegalArgumentException("-Dtuned=" + file.get() + ": " + e.getMessage());
-        }
-      }
-      for (RpcFramework<?, ?> f : frameworks) {
-        if (knobs.containsKey(f.name())) {
-          out.put(f, Configuration.tuned(f, knobs.get(f.name())));
-        }
-      }
-      if (out.isEmpty()) {
-        throw new IllegalArgumentException("-Dtuned=" + file.get() + " names none of the frameworks run");
-      }
-    }
-    return out;
+        .withPayloads(payloadPoints).withLayouts(layouts));
   }
 
   /** Over TLS, each run's ceiling is the ceiling's run in the same TLS mode; at a payload size, the ceiling's at it. */
@@ -315,20 +254,6 @@ public final class Shootout {
   /** The frameworks' names in the run, in the order they run (with how they find their providers, when compared). */
   public List<String> frameworks() {
     return runs.stream().map(EchoRun::name).toList();
-  }
-
-  public PopulationBuilder populations() {
-    return populations;
-  }
-
-  /** One KO-share assertion per framework, mode and level (see {@link EchoLevels#assertions}). */
-  public List<Assertion> assertions() {
-    return assertions;
-  }
-
-  /** Stops the embedded servers. */
-  public void stop() {
-    runs.forEach(EchoRun::stop);
   }
 
   private Map<String, Path> runPlainDrivers(LoadParams params, List<InvocationMode> modes, Trials trials) {

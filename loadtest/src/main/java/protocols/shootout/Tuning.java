@@ -1,21 +1,16 @@
 package protocols.shootout;
 
-import io.gatling.javaapi.core.Assertion;
-import io.gatling.javaapi.core.PopulationBuilder;
-import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import protocols.frameworks.Frameworks;
-import protocols.lab.EchoLevels;
 import protocols.lab.EchoRun;
 import protocols.lab.LabRun;
 import protocols.lab.LoadParams;
 import protocols.lab.Parameters;
 import protocols.lab.RpcFramework;
 import protocols.lab.Trials;
-import protocols.load.Populations;
 import protocols.rpc.InvocationMode;
 
 /**
@@ -26,13 +21,9 @@ import protocols.rpc.InvocationMode;
  * values, not their product; the report names each knob's best value, and the next run sweeps around
  * them when given as -D parameters.
  */
-public final class Tuning {
+public final class Tuning extends VariantRun {
   /** Trials per level when -Drepeat is not given. */
   public static final int DEFAULT_REPEAT = 3;
-
-  private final List<EchoRun> runs = new ArrayList<>();
-  private final PopulationBuilder populations;
-  private final List<Assertion> assertions = new ArrayList<>();
 
   public Tuning(String simulation) {
     LoadParams given = LoadParams.fromSystemProperties();
@@ -48,18 +39,15 @@ public final class Tuning {
     Trials trials = EchoRun.orExit(() -> Trials.of(params, DEFAULT_REPEAT));
     System.out.println(plan(configurations, params, trials));
     LabRun run = new LabRun(params.with("seed", Long.toString(trials.seed())));
-    List<Shootout.Column> columns = new ArrayList<>();
     Map<Configuration, EchoRun> started = new LinkedHashMap<>();
     for (Configuration c : configurations) {
       EchoRun echo = EchoRun.start(c.framework(), c.name(), c.params(params), "target", run);
       runs.add(echo);
       started.put(c, echo);
       echo.serverSettings().ifPresent(s -> System.out.println(c.name() + ": the server runs " + s));
-      EchoLevels levels = echo.levels(echo.name(), mode);
-      columns.add(new Shootout.Column(levels, echo.protocol(mode)));
-      assertions.addAll(levels.assertions(trials));
+      measure(echo, mode, trials);
     }
-    populations = Populations.sequence(Shootout.steps(columns, params.levels(), trials));
+    sequence(params.levels(), trials);
     Map<String, String> settings = new LinkedHashMap<>();
     started.forEach((c, echo) -> echo.serverSettings().ifPresent(s -> settings.put(c.name(), s)));
     run.onSummaryWritten(new TuningReport(configurations, settings, mode, params.levels(),
@@ -116,19 +104,5 @@ public final class Tuning {
     d.put("connections", params.connections() == 0 ? "framework default" : Integer.toString(params.connections()));
     d.put("knobs", params.optional("knobs").orElse("all"));
     return d;
-  }
-
-  public PopulationBuilder populations() {
-    return populations;
-  }
-
-  /** One KO-share assertion per configuration and level. */
-  public List<Assertion> assertions() {
-    return assertions;
-  }
-
-  /** Stops the embedded servers. */
-  public void stop() {
-    runs.forEach(EchoRun::stop);
   }
 }

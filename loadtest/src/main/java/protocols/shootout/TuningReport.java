@@ -16,6 +16,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.function.Function;
+import protocols.lab.RpcFramework;
 import protocols.load.RunAnalysis;
 import protocols.load.SummaryListener;
 import protocols.report.Comparison;
@@ -136,7 +137,7 @@ final class TuningReport implements SummaryListener {
           continue; // not reached: an interrupted run
         }
         Comparison.Spread spread = trials.spread(level, cpu);
-        RequestStats s = ts.size() == 1 ? ts.get(0) : TrialComparison.median(ts);
+        RequestStats s = TrialComparison.median(ts); // of one trial: that trial
         Interval calls = spread != null ? spread.throughput() : once(s.okThroughput());
         Interval p50 = spread != null ? spread.p50() : once(s.hasOkCalls() ? s.p50() : Double.NaN);
         Interval p99 = spread != null ? spread.p99() : once(s.hasOkCalls() ? s.p99() : Double.NaN);
@@ -144,8 +145,9 @@ final class TuningReport implements SummaryListener {
         Interval cpuPerCall = spread != null ? spread.cpuPerCall() : shares == null || s.okThroughput() <= 0 ? null
             : once(shares.injectorCores() * 1e6 / s.okThroughput());
         Comparison.Pair vs = c.defaults() ? null : pair(trials, defaults, c.name(), clients).orElse(null);
-        Moved k = Moved.of(c);
-        out.add(new Row(c.framework().name(), c.name(), k.property(), k.value(), k.side(), c.base(), c.defaults(),
+        RpcFramework.Param k = c.knob();
+        out.add(new Row(c.framework().name(), c.name(), k == null ? null : k.property(), c.movedValue(),
+            k == null ? null : k.side().label(), c.base(), c.defaults(),
             clients, ts.size(), ts.stream().mapToLong(RequestStats::count).sum(),
             ts.stream().mapToLong(RequestStats::ko).sum(), calls, p50, p99, cpuPerCall,
             vs == null ? null : vs.throughputRatio(), vs == null ? null : vs.throughputVerdict(),
@@ -154,16 +156,6 @@ final class TuningReport implements SummaryListener {
       }
     }
     return out;
-  }
-
-  /** The knob a row moved and its value, or the base's or the defaults' mark. */
-  private record Moved(String property, String value, String side) {
-    static Moved of(Configuration c) {
-      if (c.knob() == null) {
-        return new Moved(null, null, null);
-      }
-      return new Moved(c.knob().property(), c.values().get(c.knob().property()), c.knob().side().label());
-    }
   }
 
   private Configuration defaultsOf(Configuration c) {

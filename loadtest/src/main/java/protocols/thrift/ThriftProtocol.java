@@ -103,11 +103,13 @@ public final class ThriftProtocol extends RpcProtocol<ThriftProtocol, ThriftClie
   @Override
   public ClientPath clientPath() {
     if (asyncPath == AsyncPath.LOOPS) {
-      return new ClientPath("one per call in flight (a Thrift connection carries one call at a time), each Gatling event"
+      return new ClientPath("one per call in flight on each loop",
+          "one per call in flight (a Thrift connection carries one call at a time), each Gatling event"
           + " loop keeping its own", 0, "the call and its reply on the user's own loop, its connection's (the"
           + " generated client's send_/recv_ halves over the lab's framed connections)");
     }
-    return new ClientPath("one per call in flight (a Thrift client carries one call at a time), pooled", 2,
+    return new ClientPath("one per call in flight in a pool",
+        "one per call in flight (a Thrift client carries one call at a time), pooled", 2,
         "the call, queued to a TAsyncClientManager's selector thread (which the queue wakes); the reply, read and"
         + " completed there, to the user's loop; and the pool's lock when the connection is taken and given back");
   }

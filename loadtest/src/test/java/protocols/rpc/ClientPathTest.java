@@ -15,7 +15,9 @@ class ClientPathTest {
 
   @Test
   void syncModeAddsTheSyncPoolsThreadEachWay() {
-    ClientPath path = new ClientPath("one per loop", 1, "the reply to the user's loop");
+    ClientPath path = new ClientPath("one per loop", "one per Gatling event loop", 1, "the reply to the user's loop");
+    assertEquals("one per loop", path.layout(0), "the framework's layout when -Dconnections is not given");
+    assertEquals("4", path.layout(4));
     assertEquals(1, path.hops(InvocationMode.ASYNC));
     assertEquals(1, path.hops(InvocationMode.CALLBACK));
     assertEquals(3, path.hops(InvocationMode.SYNC));

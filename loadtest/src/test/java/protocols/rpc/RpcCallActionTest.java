@@ -452,7 +452,7 @@ class RpcCallActionTest {
 
     @Override
     public ClientPath clientPath() {
-      return new ClientPath("the test's one client", 1, "completed by the test, resumed on the user's loop");
+      return new ClientPath("one in all", "the test's one client", 1, "completed by the test, resumed on the user's loop");
     }
   }
 

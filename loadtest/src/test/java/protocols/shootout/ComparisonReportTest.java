@@ -119,7 +119,8 @@ class ComparisonReportTest {
     seconds(plainRecorder, "echo 5 clients (async)", 5000, 5200, 4800, 5100, 4900);
     writePlain(plain, plainRecorder);
     ComparisonReport report = new ComparisonReport(List.of("dubbo"), Map.of(), List.of(InvocationMode.ASYNC),
-        List.of(5), "netty", Map.of(), Map.of("dubbo async", plain), List.of());
+        List.of(5), "netty", Map.of(), Map.of("dubbo async", plain), List.of())
+        .withLayouts(Map.of("dubbo async", new Comparison.ClientLayout("one per provider", 3)));
     Level level = Level.closed("dubbo", 5, InvocationMode.ASYNC);
     LatencyRecorder gatling = new LatencyRecorder();
     gatling.describe(level.name(), level);
@@ -133,11 +134,13 @@ class ComparisonReportTest {
         i.lo(), i.hi())), Comparison.efficiencyTable(List.of(row)));
     assertEquals(1.0, row.p50VsPlain().mid(), 0.02, "every call took 1 ms on both sides: p50 alike");
     assertTrue(Comparison.csv(List.of(row)).lines().skip(1).findFirst().orElseThrow().endsWith(
-        String.format(java.util.Locale.ROOT, "%.3f,%.3f,%.3f", row.p50VsPlain().mid(), row.p50VsPlain().lo(),
-            row.p50VsPlain().hi())), Comparison.csv(List.of(row)));
+        String.format(java.util.Locale.ROOT, "%.3f,%.3f,%.3f,one per provider,3", row.p50VsPlain().mid(),
+            row.p50VsPlain().lo(), row.p50VsPlain().hi())), Comparison.csv(List.of(row)));
     report.written(dir, all, RunAnalysis.of(all, Optional.empty(), List.of()), false);
     assertTrue(Files.readString(dir.resolve(ComparisonReport.HTML)).contains(String.format(java.util.Locale.ROOT,
         "[%.2f, %.2f]</small>", i.lo(), i.hi())), "the interval under Gatling / plain on the page");
+    assertTrue(Files.readString(dir.resolve(ComparisonReport.HTML)).contains(
+        "<td class=\"t connections\">one per provider</td><td class=\"hops\">3</td>"), "the row's client layout");
   }
 
   /**
