@@ -9,6 +9,7 @@ import protocols.lab.EchoRun;
 import protocols.lab.LabRun;
 import protocols.lab.LoadParams;
 import protocols.lab.Parameters;
+import protocols.lab.Payload;
 import protocols.lab.RpcFramework;
 import protocols.lab.Trials;
 import protocols.load.Populations;
@@ -27,10 +28,12 @@ public abstract class EchoSimulation extends Simulation {
     LoadParams params = EchoRun.orExit(() -> LoadParams.fromSystemProperties().checkNames(Frameworks.run(
         getClass().getSimpleName(), Set.of(Parameters.Use.ECHO), List.of(framework), false)).validate());
     InvocationMode mode = EchoRun.modeOf(framework, params);
+    // -Dpayload's one size; the injectors get -Dpayload as given and size their own calls.
+    LoadParams sized = EchoRun.orExit(() -> Payload.one(params, getClass().getSimpleName()));
     if (params.injectors() > 1) {
       LocalInjectors.runAndExit(framework, params, getClass().getName()); // ends the JVM
     }
-    echo = EchoRun.start(framework, params, "target", new LabRun(params));
+    echo = EchoRun.start(framework, sized, "target", new LabRun(sized));
     EchoLevels levels = echo.levels(null, mode);
     Trials trials = EchoRun.orExit(() -> Trials.of(params, 1));
     setUp(Populations.sequence(levels.populations(echo.protocol(mode), trials))).assertions(levels.assertions(trials));

@@ -28,13 +28,16 @@ class TuningIT {
   void eachConfigurationIsMeasuredAgainstItsOwnServerAndReported() throws Exception {
     GatlingProcess.Result run = GatlingProcess.run("RpcTuning", Map.of("frameworks", "thrift",
         "knobs", "thrift.protocol,thrift.client", "levels", "2", "repeat", "2", "seed", "7", "duration", "2",
-        "warmup", "2"), RESULTS, Duration.ofMinutes(5));
+        "warmup", "2", "payload", "2048"), RESULTS, Duration.ofMinutes(5));
     assertEquals(0, run.exitCode(), run.output());
     assertTrue(run.output().contains("3 configurations:"), run.output());
     assertTrue(run.output().contains("thrift protocol=compact: the server runs TThreadedSelectorServer, 2 selector"
         + " threads, 200 workers, compact protocol, framed"), "the knob reached the server: " + run.output());
 
     JsonNode tuning = new ObjectMapper().readTree(run.runFolder().resolve("tuning.json").toFile());
+    assertEquals("2048", tuning.get("parameters").get("payload (bytes of the order's name)").asText());
+    assertEquals("2048", run.summary().get("run").get("settings").get("orderNameChars").asText(),
+        "every configuration's calls carry the 2 KiB order");
     List<String> configurations = new ArrayList<>();
     for (JsonNode r : tuning.get("rows")) {
       configurations.add(r.get("configuration").asText());

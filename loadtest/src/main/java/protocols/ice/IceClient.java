@@ -59,7 +59,7 @@ public final class IceClient implements RpcClient {
   private final EventLoop[] loops;
 
   /** @param gatlingLoops the loops the calls are made from, one connection each; or null */
-  IceClient(RpcSettings settings, int maxMessage, String adapterId, EventLoopGroup gatlingLoops) {
+  IceClient(RpcSettings settings, int maxMessage, String adapterId, int clientThreads, EventLoopGroup gatlingLoops) {
     this.settings = settings;
     this.adapterId = adapterId;
     this.loops = gatlingLoops == null ? null : GatlingLoops.of(gatlingLoops);
@@ -68,9 +68,8 @@ public final class IceClient implements RpcClient {
     settings.viaRegistry().ifPresent(r -> init.properties.setProperty("Ice.Default.Locator",
         IceSettings.LOCATOR + ":tcp -h " + r.address().host() + " -p " + r.address().port()));
     this.maxMessage = init.properties.getPropertyAsInt("Ice.MessageSizeMax") * 1024;
-    // Replies to async calls are read and completed on this pool; one thread per core.
-    init.properties.setProperty("Ice.ThreadPool.Client.Size",
-        Integer.toString(Math.max(1, Runtime.getRuntime().availableProcessors())));
+    // Replies to async calls are read and completed on this pool; by default one thread per core.
+    init.properties.setProperty("Ice.ThreadPool.Client.Size", Integer.toString(clientPoolSize(clientThreads)));
     Tls tls = settings.tls();
     List<java.security.cert.X509Certificate> trusted = tls == null ? null : tls.trusted().orElse(null);
     if (tls != null) { // IceSSL: the server's certificate checked, and its name against the endpoint's host
@@ -85,6 +84,16 @@ public final class IceClient implements RpcClient {
         throw e;
       }
     }
+  }
+
+  /** Ice's client pool size for {@code -Dice.clientThreads}: 0 is one per core. */
+  static int clientPoolSize(int clientThreads) {
+    return clientThreads > 0 ? clientThreads : Math.max(1, Runtime.getRuntime().availableProcessors());
+  }
+
+  /** The size of the client thread pool Ice was started with, as its communicator reads it. */
+  public int clientThreadPoolSize() {
+    return communicator.getProperties().getPropertyAsInt("Ice.ThreadPool.Client.Size");
   }
 
   /**

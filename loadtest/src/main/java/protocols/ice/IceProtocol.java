@@ -21,15 +21,29 @@ public final class IceProtocol extends RpcProtocol<IceProtocol, IceClient> {
   public static final RpcProtocolKey<IceProtocol> KEY = new RpcProtocolKey<>(IceProtocol.class);
 
   private final String adapterId;
+  private final int clientThreads;
 
   IceProtocol(RpcSettings settings) {
-    this(settings, IceSettings.REPLICA_GROUP);
+    this(settings, IceSettings.REPLICA_GROUP, 0);
   }
 
-  private IceProtocol(RpcSettings settings, String adapterId) {
-    super(settings, new Spec<>(KEY, "ice", IceSettings.DEFAULT_MAX_MESSAGE, s -> new IceProtocol(s, adapterId),
-        (p, loops) -> new IceClient(p.settings(), p.maxMessageBytes(), adapterId, loops)));
+  private IceProtocol(RpcSettings settings, String adapterId, int clientThreads) {
+    super(settings, new Spec<>(KEY, "ice", IceSettings.DEFAULT_MAX_MESSAGE,
+        s -> new IceProtocol(s, adapterId, clientThreads),
+        (p, loops) -> new IceClient(p.settings(), p.maxMessageBytes(), adapterId, clientThreads, loops)));
     this.adapterId = adapterId;
+    this.clientThreads = clientThreads;
+  }
+
+  /**
+   * The threads of Ice's client thread pool (Ice.ThreadPool.Client.Size), which read the replies and
+   * complete the calls; 0 (the default) one per core.
+   */
+  public IceProtocol clientThreads(int threads) {
+    if (threads < 0) {
+      throw new IllegalArgumentException("Ice's client threads are 0 (one per core) or more, got " + threads);
+    }
+    return new IceProtocol(settings(), adapterId, threads);
   }
 
   /** Through IceGrid: the adapter id or replica group the objects are on (default the echo servers' {@value IceSettings#REPLICA_GROUP}). */
@@ -37,7 +51,7 @@ public final class IceProtocol extends RpcProtocol<IceProtocol, IceClient> {
     if (id == null || id.isBlank() || id.contains("@") || id.contains(":")) {
       throw new IllegalArgumentException("an Ice adapter id is a plain name, e.g. EchoGroup, got '" + id + "'");
     }
-    return new IceProtocol(settings(), id);
+    return new IceProtocol(settings(), id, clientThreads);
   }
 
   @Override
@@ -84,7 +98,12 @@ public final class IceProtocol extends RpcProtocol<IceProtocol, IceClient> {
 
   @Override
   public Map<String, Object> describe() {
-    return settings().viaRegistry().isPresent() ? Map.of("adapterId", adapterId) : Map.of();
+    Map<String, Object> d = new java.util.LinkedHashMap<>();
+    d.put("clientThreads", IceClient.clientPoolSize(clientThreads) + (clientThreads == 0 ? " (one per core)" : ""));
+    if (settings().viaRegistry().isPresent()) {
+      d.put("adapterId", adapterId);
+    }
+    return d;
   }
 
   @Override

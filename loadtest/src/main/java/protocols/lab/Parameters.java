@@ -103,7 +103,7 @@ public final class Parameters {
       new Param("plain", "false", EnumSet.of(Use.SHOOTOUT)),
       new Param("knobs", "every knob of the frameworks run", EnumSet.of(Use.TUNING)),
       new Param("tuned", "unset", EnumSet.of(Use.SHOOTOUT)),
-      new Param("payload", "unset", EnumSet.of(Use.SHOOTOUT)),
+      new Param("payload", "unset", EnumSet.of(Use.SHOOTOUT, Use.ECHO, Use.TUNING)),
       new Param("discovery", "unset", EnumSet.of(Use.SHOOTOUT)),
       new Param("history", "nightly-history.jsonl", EnumSet.of(Use.NIGHTLY)),
       new Param("historyNights", "7", EnumSet.of(Use.NIGHTLY)),

@@ -34,6 +34,19 @@ public record Payload(int bytes, boolean sample) {
     return out;
   }
 
+  /**
+   * {@code -Dpayload} where {@code simulation} runs one size (an echo, a sweep): the run's parameters at
+   * it, or as given without -Dpayload; a list of sizes is one line.
+   */
+  public static LoadParams one(LoadParams params, String simulation) {
+    List<Payload> sizes = list(params);
+    if (sizes.size() > 1) {
+      throw new IllegalArgumentException("-Dpayload=" + params.optional("payload").orElse("") + ": " + simulation
+          + " runs one size; give one, or compare sizes with -Dsimulation=RpcShootout -Dpayload=...");
+    }
+    return sizes.isEmpty() ? params : sizes.get(0).apply(params, sizes);
+  }
+
   /** {@code sample}, {@code 512 B}, {@code 16 KiB}, {@code 1.5 MiB}. */
   public String label() {
     if (sample) {

@@ -9,6 +9,7 @@ import protocols.lab.EchoRun;
 import protocols.lab.LabRun;
 import protocols.lab.LoadParams;
 import protocols.lab.Parameters;
+import protocols.lab.Payload;
 import protocols.lab.RpcFramework;
 import protocols.lab.Trials;
 import protocols.rpc.InvocationMode;
@@ -29,9 +30,9 @@ public final class Tuning extends VariantRun {
     LoadParams given = LoadParams.fromSystemProperties();
     List<RpcFramework<?, ?>> frameworks = EchoRun.orExit(
         () -> Frameworks.parse(given.string("frameworks", String.join(",", Frameworks.names()))));
-    LoadParams params = EchoRun.orExit(() -> given.checkNames(Frameworks.run(simulation,
+    LoadParams params = EchoRun.orExit(() -> Payload.one(given.checkNames(Frameworks.run(simulation,
         Set.of(Parameters.Use.SHOOTOUT, Parameters.Use.TUNING), frameworks, false)).validate()
-        .singleInjector(simulation));
+        .singleInjector(simulation), simulation));
     EchoRun.orExit(() -> refuseOthers(params));
     InvocationMode mode = EchoRun.orExit(params::mode);
     List<Configuration> configurations = EchoRun.orExit(() -> Configuration.sweep(frameworks, params,
@@ -56,8 +57,7 @@ public final class Tuning extends VariantRun {
 
   /** What a sweep does not combine with: one line each, before anything starts. */
   private static Void refuseOthers(LoadParams params) {
-    for (String name : List.of("plain", "discovery", "rates", "faults", "providers", "registry", "target", "tuned",
-        "payload")) {
+    for (String name : List.of("plain", "discovery", "rates", "faults", "providers", "registry", "target", "tuned")) {
       if (params.optional(name).isPresent()) {
         throw new IllegalArgumentException("-D" + name + " is not for RpcTuning: it sweeps the lab's own servers in"
             + " closed levels; leave out -D" + name);
@@ -103,6 +103,7 @@ public final class Tuning extends VariantRun {
     d.put("timeout (ms)", Long.toString(params.timeout().toMillis()));
     d.put("connections", params.connections() == 0 ? "framework default" : Integer.toString(params.connections()));
     d.put("knobs", params.optional("knobs").orElse("all"));
+    params.optional("payload").ifPresent(v -> d.put("payload (bytes of the order's name)", v));
     return d;
   }
 }

@@ -9,6 +9,8 @@ import org.junit.jupiter.api.Test;
 import protocols.dubbo.lab.DubboFramework;
 import protocols.dubbo.lab.TripleFramework;
 import protocols.grpc.lab.GrpcFramework;
+import protocols.ice.IceClient;
+import protocols.ice.IceProtocol;
 import protocols.ice.lab.IceFramework;
 import protocols.lab.EmbeddedServer;
 import protocols.lab.LoadParams;
@@ -70,23 +72,40 @@ class KnobsTest {
 
   @Test
   void grpc() {
-    assertEquals("NettyServerBuilder, direct executor (the service on the transport's event loop), flow-control"
-        + " window 65535 bytes", serverRuns(GrpcFramework.FRAMEWORK, Map.of("grpc.serverThreads", "0",
-        "grpc.flowWindow", "65535")));
-    assertEquals("NettyServerBuilder, a fixed pool of 200 service threads, flow-control window 1048576 bytes",
-        serverRuns(GrpcFramework.FRAMEWORK, Map.of()));
+    assertEquals("NettyServerBuilder on NIO, direct executor (the service on the transport's event loop),"
+        + " flow-control window 65535 bytes", serverRuns(GrpcFramework.FRAMEWORK, Map.of("grpc.serverThreads", "0",
+        "grpc.flowWindow", "65535", "grpc.transport", "nio")));
+    String defaults = serverRuns(GrpcFramework.FRAMEWORK, Map.of());
+    assertTrue(defaults.matches("NettyServerBuilder on (epoll|NIO), a fixed pool of 200 service threads, flow-control"
+        + " window 1048576 bytes"), defaults);
+    if (io.grpc.netty.shaded.io.netty.channel.epoll.Epoll.isAvailable()) { // Linux x86_64 and arm64
+      assertTrue(defaults.startsWith("NettyServerBuilder on epoll"), "auto is grpc-netty's choice: " + defaults);
+      assertTrue(serverRuns(GrpcFramework.FRAMEWORK, Map.of("grpc.transport", "epoll")).startsWith(
+          "NettyServerBuilder on epoll"));
+    }
   }
 
   @Test
   void ice() {
     assertTrue(serverRuns(IceFramework.FRAMEWORK, Map.of("ice.serverThreads", "4"))
         .contains("server thread pool 4 to 4 threads"));
+    try (IceClient client = ((IceProtocol) IceFramework.FRAMEWORK.protocol(new LoadParams(
+        Map.of("ice.clientThreads", "3")))).newClient()) {
+      assertEquals(3, client.clientThreadPoolSize(), "the client's communicator was started with 3 threads");
+    }
+    try (IceClient client = ((IceProtocol) IceFramework.FRAMEWORK.protocol(new LoadParams(Map.of()))).newClient()) {
+      assertEquals(Runtime.getRuntime().availableProcessors(), client.clientThreadPoolSize(), "one per core");
+    }
   }
 
   @Test
   void netty() {
     assertEquals("Netty NIO, 1 I/O threads (the echo on them), flush consolidation on",
         serverRuns(NettyFramework.FRAMEWORK, Map.of("netty.serverThreads", "1", "netty.flushConsolidation", "on")));
+    if (io.netty.channel.epoll.Epoll.isAvailable()) {
+      assertEquals("Netty epoll, 2 I/O threads (the echo on them), flush consolidation off",
+          serverRuns(NettyFramework.FRAMEWORK, Map.of("netty.serverThreads", "2", "netty.transport", "epoll")));
+    }
   }
 
   @Test

@@ -47,4 +47,17 @@ class PayloadTest {
         () -> Payload.list(new LoadParams(Map.of("payload", "1024", "orderNameChars", "10"))));
     assertTrue(e.getMessage().contains("leave out -DorderNameChars"), e.getMessage());
   }
+
+  @Test
+  void anEchoOrASweepTakesOneSize() {
+    LoadParams sized = Payload.one(new LoadParams(Map.of("payload", "16384")), "GrpcEcho");
+    assertEquals(16384, sized.orderName().length());
+    assertEquals(2 * 16384 + 65_536 < 1024 * 1024 ? 1024 * 1024 : 2 * 16384 + 65_536,
+        sized.maxMessageBytes().orElseThrow());
+    assertEquals("Zhang San", Payload.one(new LoadParams(Map.of()), "GrpcEcho").orderName(), "without -Dpayload");
+    IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+        () -> Payload.one(new LoadParams(Map.of("payload", "1024,16384")), "RpcTuning"));
+    assertEquals("-Dpayload=1024,16384: RpcTuning runs one size; give one, or compare sizes with"
+        + " -Dsimulation=RpcShootout -Dpayload=...", e.getMessage());
+  }
 }

@@ -22,7 +22,10 @@ public final class GrpcFramework {
           "the server's service executor: 0 runs the service on the transport's event loop (gRPC's direct executor),"
               + " N a fixed pool of N threads")
       .withParam("grpc.flowWindow", 1024 * 1024, Side.SERVER, "--flow-window", new Range(65_535, 1 << 30),
-          List.of(65_535, 1024 * 1024, 8 * 1024 * 1024), "the server's initial HTTP/2 flow-control window, bytes");
+          List.of(65_535, 1024 * 1024, 8 * 1024 * 1024), "the server's initial HTTP/2 flow-control window, bytes")
+      .withParam("grpc.transport", "auto", Side.SERVER, "--transport", List.of("auto", "epoll", "nio"),
+          "the server's Netty transport: Linux's epoll or the JDK's NIO (auto: grpc-netty's choice, epoll where it"
+              + " loads); the client's is Gatling's (gatling.netty.useNativeTransport)");
 
   private GrpcFramework() {}
 }

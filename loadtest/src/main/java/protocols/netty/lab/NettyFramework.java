@@ -15,7 +15,10 @@ public final class NettyFramework {
               + " cores)")
       .withParam("netty.flushConsolidation", "off", RpcFramework.Side.SERVER, "--flush-consolidation",
           java.util.List.of("off", "on"), "Netty's FlushConsolidationHandler on the server: one flush per read's"
-              + " replies");
+              + " replies")
+      .withParam("netty.transport", "nio", RpcFramework.Side.SERVER, "--transport", java.util.List.of("nio", "epoll"),
+          "the server's Netty transport: the JDK's NIO or Linux's epoll; the client's is Gatling's"
+              + " (gatling.netty.useNativeTransport)");
 
   private NettyFramework() {}
 }

@@ -14,6 +14,14 @@ import io.grpc.Server;
 import contract.tls.TlsFiles;
 import io.grpc.netty.shaded.io.grpc.netty.GrpcSslContexts;
 import io.grpc.netty.shaded.io.grpc.netty.NettyServerBuilder;
+import io.grpc.netty.shaded.io.netty.channel.EventLoopGroup;
+import io.grpc.netty.shaded.io.netty.channel.IoHandlerFactory;
+import io.grpc.netty.shaded.io.netty.channel.MultiThreadIoEventLoopGroup;
+import io.grpc.netty.shaded.io.netty.channel.epoll.Epoll;
+import io.grpc.netty.shaded.io.netty.channel.epoll.EpollIoHandler;
+import io.grpc.netty.shaded.io.netty.channel.epoll.EpollServerSocketChannel;
+import io.grpc.netty.shaded.io.netty.channel.nio.NioIoHandler;
+import io.grpc.netty.shaded.io.netty.channel.socket.nio.NioServerSocketChannel;
 import io.grpc.netty.shaded.io.netty.handler.ssl.ClientAuth;
 import io.grpc.netty.shaded.io.netty.handler.ssl.SslContext;
 import io.grpc.netty.shaded.io.netty.handler.ssl.SslContextBuilder;
@@ -37,9 +45,10 @@ import servers.common.ServiceDelay;
  * grpc-java echo server on the Netty transport.
  *
  * <pre>java servers.grpc.GrpcEchoServer [--host 127.0.0.1] [--port 50051] [--threads 200]
- *     [--max-message 1048576] [--flow-window 1048576]</pre>
+ *     [--max-message 1048576] [--flow-window 1048576] [--transport auto|epoll|nio]</pre>
  *
- * {@code --threads 0} runs the service on the transport's event loop (gRPC's direct executor).
+ * {@code --threads 0} runs the service on the transport's event loop (gRPC's direct executor);
+ * {@code --transport auto} is grpc-netty's own choice: Linux's epoll where its native library loads, else NIO.
  */
 public final class GrpcEchoServer {
 
@@ -57,6 +66,7 @@ public final class GrpcEchoServer {
     defaults.put("threads", "200");
     defaults.put("max-message", Integer.toString(DEFAULT_MAX_MESSAGE));
     defaults.put("flow-window", Integer.toString(DEFAULT_FLOW_WINDOW));
+    defaults.put("transport", "auto");
     EchoServerMain.run("grpc", args, defaults, GrpcEchoServer::start);
   }
 
@@ -65,7 +75,19 @@ public final class GrpcEchoServer {
     int threads = flags.intValue("threads", 0, 10_000);
     int maxMessage = flags.intValue("max-message", 1024, Integer.MAX_VALUE);
     int flowWindow = flags.intValue("flow-window", 65_535, Integer.MAX_VALUE);
+    String transport = flags.oneOf("transport", "auto", "epoll", "nio");
+    if (transport.equals("epoll") && !Epoll.isAvailable()) {
+      throw new IllegalArgumentException("--transport epoll: grpc-netty's epoll transport does not load here ("
+          + Epoll.unavailabilityCause().getMessage() + "); use --transport nio or auto");
+    }
+    boolean epoll = transport.equals("epoll") || transport.equals("auto") && Epoll.isAvailable();
+    // The event loops made here, as grpc-netty would make them, so the run says (and can choose) which.
+    IoHandlerFactory ioHandlers = epoll ? EpollIoHandler.newFactory() : NioIoHandler.newFactory();
+    EventLoopGroup boss = new MultiThreadIoEventLoopGroup(1, ioHandlers);
+    EventLoopGroup workers = new MultiThreadIoEventLoopGroup(0, ioHandlers);
     NettyServerBuilder builder = NettyServerBuilder.forAddress(new InetSocketAddress(host, port))
+        .bossEventLoopGroup(boss).workerEventLoopGroup(workers)
+        .channelType(epoll ? EpollServerSocketChannel.class : NioServerSocketChannel.class)
         .maxInboundMessageSize(maxMessage)
         .flowControlWindow(flowWindow)
         .addService(new Echo(ServiceDelay.from(flags)))
@@ -82,9 +104,16 @@ public final class GrpcEchoServer {
       pool = Executors.newFixedThreadPool(threads, r -> new Thread(r, "grpc-service-" + n.incrementAndGet()));
       builder.executor(pool);
     }
-    Server server = builder.build().start();
+    Server server;
+    try {
+      server = builder.build().start();
+    } catch (Exception e) {
+      workers.shutdownGracefully();
+      boss.shutdownGracefully();
+      throw e;
+    }
     ExecutorService servicePool = pool;
-    String settings = "NettyServerBuilder, " + (threads == 0 ? "direct executor (the service on the transport's"
+    String settings = "NettyServerBuilder on " + (epoll ? "epoll" : "NIO") + ", " + (threads == 0 ? "direct executor (the service on the transport's"
         + " event loop)" : "a fixed pool of " + threads + " service threads") + ", flow-control window " + flowWindow
         + " bytes";
     return EchoServerMain.RunningServer.naming(settings, () -> {
@@ -95,6 +124,8 @@ public final class GrpcEchoServer {
       if (servicePool != null) {
         servicePool.shutdownNow();
       }
+      workers.shutdownGracefully().sync();
+      boss.shutdownGracefully().sync();
     });
   }
 

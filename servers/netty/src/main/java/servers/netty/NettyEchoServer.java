@@ -10,6 +10,10 @@ import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInitializer;
 import io.netty.channel.ChannelOption;
 import io.netty.channel.EventLoopGroup;
+import io.netty.channel.IoHandlerFactory;
+import io.netty.channel.epoll.Epoll;
+import io.netty.channel.epoll.EpollIoHandler;
+import io.netty.channel.epoll.EpollServerSocketChannel;
 import io.netty.channel.MultiThreadIoEventLoopGroup;
 import io.netty.channel.SimpleChannelInboundHandler;
 import io.netty.channel.nio.NioIoHandler;
@@ -37,7 +41,7 @@ import servers.common.ServiceDelay;
  * filters. Every real framework is measured against it.
  *
  * <pre>java servers.netty.NettyEchoServer [--host 127.0.0.1] [--port 7000] [--threads 0] [--max-frame 65536]
- *     [--flush-consolidation off|on]</pre>
+ *     [--flush-consolidation off|on] [--transport nio|epoll]</pre>
  *
  * {@code --threads 0} is Netty's default number of I/O threads (twice the cores).
  */
@@ -50,6 +54,7 @@ public final class NettyEchoServer {
     defaults.put("threads", "0");
     defaults.put("max-frame", Integer.toString(EchoFrames.DEFAULT_MAX_FRAME));
     defaults.put("flush-consolidation", "off");
+    defaults.put("transport", "nio");
     EchoServerMain.run("netty", args, defaults, NettyEchoServer::start);
   }
 
@@ -60,13 +65,20 @@ public final class NettyEchoServer {
     int maxFrame = flags.intValue("max-frame", 1024, Integer.MAX_VALUE);
     // Netty's FlushConsolidationHandler: the replies to one read's requests flushed once, at the read's end.
     boolean consolidate = flags.oneOf("flush-consolidation", "off", "on").equals("on");
-    EventLoopGroup boss = new MultiThreadIoEventLoopGroup(1, NioIoHandler.newFactory());
-    EventLoopGroup workers = new MultiThreadIoEventLoopGroup(threads, NioIoHandler.newFactory());
+    // The JDK's NIO selector, or Linux's epoll through Netty's native transport (fewer system calls and copies).
+    boolean epoll = flags.oneOf("transport", "nio", "epoll").equals("epoll");
+    if (epoll && !Epoll.isAvailable()) {
+      throw new IllegalArgumentException("--transport epoll: Netty's epoll transport does not load here ("
+          + Epoll.unavailabilityCause().getMessage() + "); use --transport nio");
+    }
+    IoHandlerFactory ioHandlers = epoll ? EpollIoHandler.newFactory() : NioIoHandler.newFactory();
+    EventLoopGroup boss = new MultiThreadIoEventLoopGroup(1, ioHandlers);
+    EventLoopGroup workers = new MultiThreadIoEventLoopGroup(threads, ioHandlers);
     ChannelHandler echo = new Echo(ServiceDelay.from(flags).micros());
     try {
       Channel listener = new ServerBootstrap()
           .group(boss, workers)
-          .channel(NioServerSocketChannel.class)
+          .channel(epoll ? EpollServerSocketChannel.class : NioServerSocketChannel.class)
           .childOption(ChannelOption.TCP_NODELAY, true)
           .childHandler(new ChannelInitializer<SocketChannel>() {
             @Override
@@ -85,7 +97,7 @@ public final class NettyEchoServer {
           })
           .bind(new InetSocketAddress(host, port)).sync().channel();
       int loops = (int) java.util.stream.StreamSupport.stream(workers.spliterator(), false).count();
-      return EchoServerMain.RunningServer.naming("Netty NIO, " + loops + " I/O threads (the echo on them), flush"
+      return EchoServerMain.RunningServer.naming("Netty " + (epoll ? "epoll" : "NIO") + ", " + loops + " I/O threads (the echo on them), flush"
           + " consolidation " + (consolidate ? "on" : "off"), () -> {
             listener.close().sync();
             workers.shutdownGracefully().sync();
