@@ -164,7 +164,8 @@ public final class Parameters {
       if (param.isPresent() && param.get().uses().stream().noneMatch(run.uses()::contains)) {
         ignored.add("-D" + name + " is not a parameter of " + run.simulation() + " (it is one of "
             + String.join(", ", param.get().uses().stream().map(Use::label).toList()) + "): ignored");
-      } else if (run.all().contains(name) && !run.used().contains(name) || target && !run.targetPerFramework()) {
+      } else if (param.isEmpty() && run.all().contains(name) && !run.used().contains(name)
+          || target && !run.targetPerFramework()) { // a lab parameter that is also a knob stays the lab's
         ignored.add("-D" + name + " is not a parameter of " + run.simulation() + ": ignored");
       } else if (param.isEmpty() && !run.used().contains(name) && !target) {
         Optional<String> near = known.stream().filter(k -> likelyTypo(name, k)).findFirst();

@@ -90,6 +90,15 @@ public final class RpcFramework<C extends RpcClient, Req> {
         tried.stream().map(String::valueOf).toList(), range, does));
   }
 
+  /**
+   * The lab's {@code -Dconnections} as one of the framework's knobs, the client's: 0 is the framework's
+   * own layout ({@code zero}), N that many connections; RpcTuning tries each of {@code tried}.
+   */
+  public RpcFramework<C, Req> withConnections(List<Integer> tried, String zero) {
+    return withParam("connections", 0, Side.CLIENT, null, new Range(0, 1_024), tried,
+        "the client's connections (-Dconnections): 0 " + zero + ", N that many");
+  }
+
   private RpcFramework<C, Req> with(Param param) {
     List<Param> all = new ArrayList<>(params);
     all.add(param);

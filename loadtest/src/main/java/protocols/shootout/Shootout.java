@@ -276,7 +276,8 @@ public final class Shootout extends VariantRun {
         String file = echo.name().replace(' ', '-') + "-" + mode.label();
         Path out = dir.resolve("plain-" + file + ".json");
         List<String> passed = new ArrayList<>(PASSED_TO_PLAIN);
-        echo.framework().params().forEach(p -> passed.add(p.property()));
+        echo.framework().params().stream().map(RpcFramework.Param::property).filter(p -> !passed.contains(p))
+            .forEach(passed::add); // -Dconnections is the lab's and a knob
         List<String> options = new ArrayList<>(params.asJvmOptions(passed));
         options.addAll(List.of("-Dmode=" + mode.label(), "-Drepeat=" + trials.repeat(), "-Dtarget=" + echo.target(),
             "-Dplain.framework=" + name, "-Dplain.out=" + out));

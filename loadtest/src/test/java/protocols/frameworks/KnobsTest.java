@@ -65,6 +65,24 @@ class KnobsTest {
   }
 
   @Test
+  void dubbosConnectionsAreTheConsumersSockets() throws Exception {
+    for (int connections : new int[] {0, 3}) { // a server each: a closed consumer's sockets may linger
+      LoadParams knob = new LoadParams(Map.of("connections", Integer.toString(connections)));
+      try (EmbeddedServer server = EmbeddedServer.start("dubbo", DubboFramework.FRAMEWORK.serverMainClass(),
+          DubboFramework.FRAMEWORK.serverArgs(knob));
+           protocols.dubbo.DubboClient client = DubboFramework.FRAMEWORK.configured(knob, server.address(),
+               protocols.rpc.InvocationMode.ASYNC).newClient()) {
+        var order = DubboFramework.FRAMEWORK.order(1, knob);
+        assertEquals(order, DubboFramework.FRAMEWORK.echo(client).callAsync(client, order).toCompletableFuture()
+            .get(10, java.util.concurrent.TimeUnit.SECONDS), "one call, so every connection is up");
+        assertEquals(connections == 0 ? 1 : connections,
+            protocols.lab.Sockets.toPort(ProcessHandle.current().pid(), server.address().port()),
+            "-Dconnections=" + connections + ": the consumer's sockets to the provider");
+      }
+    }
+  }
+
+  @Test
   void triple() {
     assertEquals("Dubbo Triple provider, fixed pool of 8 threads",
         serverRuns(TripleFramework.FRAMEWORK, Map.of("triple.serverThreads", "8")));

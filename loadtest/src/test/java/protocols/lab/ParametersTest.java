@@ -43,6 +43,10 @@ class ParametersTest {
         Parameters.check(List.of("thrift.protocol", "target.dubbo"), DUBBO_ECHO));
     assertEquals(List.of(), Parameters.check(List.of("target.dubbo", "thrift.protocol", "plain", "serialization"),
         SHOOTOUT));
+    Parameters.Run thriftEcho = new Parameters.Run("ThriftEcho", EnumSet.of(Parameters.Use.ECHO),
+        Set.of("thrift.protocol"), Set.of("thrift.protocol", "connections"), FRAMEWORKS, false);
+    assertEquals(List.of(), Parameters.check(List.of("connections"), thriftEcho),
+        "a lab parameter that other frameworks also take as a knob stays the lab's");
     assertEquals(List.of(), Parameters.check(List.of("java.version", "user.dir", "gatling.runDescription",
         "slf4j.provider", "plain.out", "simulation"), DUBBO_ECHO), "the JVM's, Gatling's and the lab's own JVMs'");
   }

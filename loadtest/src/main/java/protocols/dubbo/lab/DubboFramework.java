@@ -29,7 +29,8 @@ public final class DubboFramework {
           "eager"), "the provider's thread pool kind")
       .withParam("dubbo.dispatcher", "all", Side.SERVER, "--dispatcher", List.of("all", "direct", "message",
           "execution", "connection"), "which of the provider's messages go to its pool (direct: none, the call runs on"
-          + " the I/O thread)");
+          + " the I/O thread)")
+      .withConnections(List.of(0, 2, 4), "one per provider, shared by every call (Dubbo's default)");
 
   private DubboFramework() {}
 }

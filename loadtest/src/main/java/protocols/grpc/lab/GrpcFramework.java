@@ -25,7 +25,8 @@ public final class GrpcFramework {
           List.of(65_535, 1024 * 1024, 8 * 1024 * 1024), "the server's initial HTTP/2 flow-control window, bytes")
       .withParam("grpc.transport", "auto", Side.SERVER, "--transport", List.of("auto", "epoll", "nio"),
           "the server's Netty transport: Linux's epoll or the JDK's NIO (auto: grpc-netty's choice, epoll where it"
-              + " loads); the client's is Gatling's (gatling.netty.useNativeTransport)");
+              + " loads); the client's is Gatling's (gatling.netty.useNativeTransport)")
+      .withConnections(List.of(0, 1, 4), "one channel per Gatling event loop");
 
   private GrpcFramework() {}
 }

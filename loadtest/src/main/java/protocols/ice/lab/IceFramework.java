@@ -23,7 +23,8 @@ public final class IceFramework {
               + " requests and dispatches them")
       .withParam("ice.clientThreads", 0, RpcFramework.Side.CLIENT, null, new RpcFramework.Range(0, 1_024),
           java.util.List.of(0, 1, 4), "the client's thread pool (Ice.ThreadPool.Client.Size), which reads the"
-              + " replies and completes the calls (0: one per core)");
+              + " replies and completes the calls (0: one per core)")
+      .withConnections(java.util.List.of(0, 1, 4), "one per Gatling event loop");
 
   private IceFramework() {}
 }

@@ -18,7 +18,8 @@ public final class NettyFramework {
               + " replies")
       .withParam("netty.transport", "nio", RpcFramework.Side.SERVER, "--transport", java.util.List.of("nio", "epoll"),
           "the server's Netty transport: the JDK's NIO or Linux's epoll; the client's is Gatling's"
-              + " (gatling.netty.useNativeTransport)");
+              + " (gatling.netty.useNativeTransport)")
+      .withConnections(java.util.List.of(0, 1, 4), "one per Gatling event loop");
 
   private NettyFramework() {}
 }
