@@ -316,16 +316,32 @@ final class TuningReport implements SummaryListener {
               + " calls/s", b.why()));
     }
     for (Knob k : knobs) {
-      sb.append(String.format(Locale.ROOT, "Knob %s (%s): %s%n", k.property(), k.side(), k.madeADifference()
+      sb.append(String.format(Locale.ROOT, "Knob %s %s (%s): %s%n", k.framework(), k.property(), k.side(),
+          k.madeADifference()
           ? (k.fasterValue() == null ? "made a difference; no value faster than " + k.baseValue()
           : k.fasterValue() + " faster than " + k.baseValue()) : "no difference shown at any level"));
     }
     if (!tuned.isEmpty()) {
-      sb.append("Next sweep around the values found: ").append(String.join(" ", tuned.values().stream()
-          .flatMap(m -> m.entrySet().stream()).map(e -> "-D" + e.getKey() + "=" + e.getValue()).toList()))
+      sb.append("Next sweep around the values found: ").append(nextSweep(tuned))
           .append("\nThese beside the defaults: RpcShootout -Dtuned=").append(JSON).append(" (this run's)\n");
     }
     return sb.toString();
+  }
+
+  /**
+   * The next run's -D values: each knob once; a knob several frameworks share (-Dconnections) with
+   * different values per framework is named with each, since one -D sets them all.
+   */
+  static String nextSweep(Map<String, Map<String, String>> tuned) {
+    Map<String, Map<String, String>> byKnob = new LinkedHashMap<>();
+    tuned.forEach((framework, knobs) -> knobs.forEach((k, v) -> byKnob.computeIfAbsent(k, x -> new LinkedHashMap<>())
+        .put(framework, v)));
+    List<String> out = new ArrayList<>();
+    byKnob.forEach((k, values) -> out.add(values.values().stream().distinct().count() == 1
+        ? "-D" + k + "=" + values.values().iterator().next()
+        : "-D" + k + "=(" + String.join(", ", values.entrySet().stream().map(e -> e.getValue() + " for "
+            + e.getKey()).toList()) + ": one -D sets every framework's, so sweep them apart)"));
+    return String.join(" ", out);
   }
 
   private static String page(File file, RunAnalysis analysis) {

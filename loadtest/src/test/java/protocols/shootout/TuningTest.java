@@ -92,4 +92,16 @@ class TuningTest {
             false, List.of())));
     assertEquals(Map.of("thrift", Map.of("thrift.protocol", "compact", "thrift.selectors", "2")), next);
   }
+
+  @Test
+  void theNextSweepNamesAKnobOnceAndSaysWhenFrameworksSharingItDisagree() {
+    Map<String, Map<String, String>> tuned = new java.util.LinkedHashMap<>();
+    tuned.put("dubbo", Map.of("connections", "2"));
+    tuned.put("grpc", Map.of("connections", "0"));
+    tuned.put("ice", Map.of("connections", "0"));
+    assertEquals("-Dconnections=(2 for dubbo, 0 for grpc, 0 for ice: one -D sets every framework's, so sweep them"
+        + " apart)", TuningReport.nextSweep(tuned));
+    tuned.put("dubbo", Map.of("connections", "0"));
+    assertEquals("-Dconnections=0", TuningReport.nextSweep(tuned));
+  }
 }
