@@ -38,8 +38,6 @@ import protocols.rpc.InvocationMode;
  * ({@code -Dseed}), and the summary's stream trials give medians, intervals and verdicts.
  */
 public class StreamShootout extends Simulation {
-  /** Trials per level when -Drepeat is not given: the fewest that give an interval over trials, as RpcShootout's. */
-  static final int DEFAULT_REPEAT = 3;
   private final Map<RpcFramework<?, ?>, EchoRun> started = new LinkedHashMap<>();
 
   {
@@ -50,7 +48,7 @@ public class StreamShootout extends Simulation {
     List<Integer> levels = EchoRun.orExit(() -> params.levelList("streams", "1,10,100,1000", 10_000, "stream"));
     int messages = EchoRun.orExit(() -> params.intParam("messages", 100, 1, 1_000_000));
     int perSecond = StreamingDemo.messageRate(params);
-    Trials trials = EchoRun.orExit(() -> Trials.of(params, DEFAULT_REPEAT));
+    Trials trials = EchoRun.orExit(() -> Trials.of(params, Trials.COMPARISON_REPEAT));
     // The seed in the run's settings (rpc-summary.json), also when it came from the clock: the order can be run again.
     LabRun lab = new LabRun(trials.repeated() ? params.with("seed", Long.toString(trials.seed())) : params);
     Map<RpcFramework<?, ?>, List<PopulationBuilder>> warmupOf = new LinkedHashMap<>();

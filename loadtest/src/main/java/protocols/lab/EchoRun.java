@@ -354,12 +354,12 @@ public final class EchoRun {
     return framework.protocol(params).tlsModes();
   }
 
-  /** The framework's protocol with the shared -D parameters, the target and {@code mode} applied. */
   /** What the embedded server says it runs; empty against a target, or when it says nothing. */
   public Optional<String> serverSettings() {
     return deployment == null ? Optional.empty() : deployment.serverSettings();
   }
 
+  /** The framework's protocol with the shared -D parameters, the target and {@code mode} applied. */
   public RpcProtocol<?, ?> protocol(InvocationMode mode) {
     return orExit(() -> framework.configured(params, endpoints, mode));
   }

@@ -16,6 +16,8 @@ import java.util.Random;
  */
 public record Trials(int repeat, long seed) {
   public static final int MAX_REPEAT = 100;
+  /** A comparison's trials per level when -Drepeat is not given: the fewest that give an interval over trials. */
+  public static final int COMPARISON_REPEAT = 3;
 
   /** {@code -Drepeat} (default {@code defaultRepeat}) and {@code -Dseed} (default: from the clock, and printed). */
   public static Trials of(LoadParams params, int defaultRepeat) {

@@ -6,6 +6,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -28,6 +29,7 @@ import protocols.lab.TlsMode;
 import protocols.lab.Trials;
 import protocols.report.TwoWays;
 import protocols.rpc.InvocationMode;
+import protocols.rpc.RpcProtocol;
 
 /**
  * The write-ups' comparison in one Gatling run: every framework (and the ceiling) one after the
@@ -49,8 +51,6 @@ public final class Shootout extends VariantRun {
       "maxKoPercent", // Gatling's assertion; the plain driver's KOs are in its summary
       "serverDelayUs"); // the embedded servers', not a client's
 
-  /** Trials per level when -Drepeat is not given: the fewest that give an interval over trials. */
-  public static final int DEFAULT_REPEAT = 3;
 
   /** The variants that are a framework at a payload size (-Dpayload). */
   private final List<Comparison.PayloadPoint> payloadPoints = new ArrayList<>();
@@ -102,7 +102,7 @@ public final class Shootout extends VariantRun {
     boolean nightly = uses.contains(Parameters.Use.NIGHTLY);
     boolean open = params.rates().isPresent(); // open-model levels cannot repeat yet
     // The nightly measures each level once unless told: its time is the CI job's.
-    Trials trials = EchoRun.orExit(() -> Trials.of(params, open || nightly ? 1 : DEFAULT_REPEAT));
+    Trials trials = EchoRun.orExit(() -> Trials.of(params, open || nightly ? 1 : Trials.COMPARISON_REPEAT));
     if (trials.repeated() && open) {
       EchoRun.orExit(() -> {
         throw new IllegalArgumentException("-Drepeat=" + trials.repeat() + " repeats the closed levels; -Drates"
@@ -219,9 +219,9 @@ public final class Shootout extends VariantRun {
             + String.join(", ", echo.tlsModes().stream().map(InvocationMode::label).sorted().toList()) + ")");
       }
       for (InvocationMode mode : can) {
-        measure(echo, mode, trials);
+        RpcProtocol<?, ?> protocol = measure(echo, mode, trials);
         layouts.put(ComparisonReport.key(echo.name(), mode),
-            Comparison.ClientLayout.of(echo.protocol(mode).clientPath(), echo.params().connections(), mode));
+            Comparison.ClientLayout.of(protocol.clientPath(), echo.params().connections(), mode));
       }
     }
     sequence(params.levels(), trials);
@@ -275,10 +275,9 @@ public final class Shootout extends VariantRun {
         String name = echo.framework().name();
         String file = echo.name().replace(' ', '-') + "-" + mode.label();
         Path out = dir.resolve("plain-" + file + ".json");
-        List<String> passed = new ArrayList<>(PASSED_TO_PLAIN);
-        echo.framework().params().stream().map(RpcFramework.Param::property).filter(p -> !passed.contains(p))
-            .forEach(passed::add); // -Dconnections is the lab's and a knob
-        List<String> options = new ArrayList<>(params.asJvmOptions(passed));
+        Set<String> passed = new LinkedHashSet<>(PASSED_TO_PLAIN); // each once: -Dconnections is the lab's and a knob
+        echo.framework().params().stream().map(RpcFramework.Param::property).forEach(passed::add);
+        List<String> options = new ArrayList<>(params.asJvmOptions(List.copyOf(passed)));
         options.addAll(List.of("-Dmode=" + mode.label(), "-Drepeat=" + trials.repeat(), "-Dtarget=" + echo.target(),
             "-Dplain.framework=" + name, "-Dplain.out=" + out));
         options.addAll(echo.tlsOptions());

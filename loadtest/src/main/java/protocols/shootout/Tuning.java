@@ -23,8 +23,6 @@ import protocols.rpc.InvocationMode;
  * them when given as -D parameters.
  */
 public final class Tuning extends VariantRun {
-  /** Trials per level when -Drepeat is not given. */
-  public static final int DEFAULT_REPEAT = 3;
 
   public Tuning(String simulation) {
     LoadParams given = LoadParams.fromSystemProperties();
@@ -37,7 +35,7 @@ public final class Tuning extends VariantRun {
     InvocationMode mode = EchoRun.orExit(params::mode);
     List<Configuration> configurations = EchoRun.orExit(() -> Configuration.sweep(frameworks, params,
         params.optional("knobs")));
-    Trials trials = EchoRun.orExit(() -> Trials.of(params, DEFAULT_REPEAT));
+    Trials trials = EchoRun.orExit(() -> Trials.of(params, Trials.COMPARISON_REPEAT));
     System.out.println(plan(configurations, params, trials));
     LabRun run = new LabRun(params.with("seed", Long.toString(trials.seed())));
     Map<Configuration, EchoRun> started = new LinkedHashMap<>();

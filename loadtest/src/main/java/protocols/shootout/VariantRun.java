@@ -9,6 +9,7 @@ import protocols.lab.EchoRun;
 import protocols.lab.Trials;
 import protocols.load.Populations;
 import protocols.rpc.InvocationMode;
+import protocols.rpc.RpcProtocol;
 
 /**
  * A run of variants, each against its own server (the shootout's frameworks, the sweep's
@@ -26,11 +27,13 @@ public abstract class VariantRun {
   record Column(EchoLevels levels, io.gatling.javaapi.core.ProtocolBuilder protocol) {
   }
 
-  /** Measures {@code echo}'s levels in {@code mode}, with their assertions. */
-  protected final void measure(EchoRun echo, InvocationMode mode, Trials trials) {
+  /** Measures {@code echo}'s levels in {@code mode}, with their assertions; returns the protocol they call through. */
+  protected final RpcProtocol<?, ?> measure(EchoRun echo, InvocationMode mode, Trials trials) {
     EchoLevels levels = echo.levels(echo.name(), mode);
-    columns.add(new Column(levels, echo.protocol(mode)));
+    RpcProtocol<?, ?> protocol = echo.protocol(mode);
+    columns.add(new Column(levels, protocol));
     assertions.addAll(levels.assertions(trials));
+    return protocol;
   }
 
   /** Orders every measured variant's levels (see {@link #steps}); call once every variant is measured. */

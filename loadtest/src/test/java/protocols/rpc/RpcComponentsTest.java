@@ -19,7 +19,7 @@ class RpcComponentsTest {
     AtomicInteger running = new AtomicInteger();
     AtomicInteger peak = new AtomicInteger();
     CountDownLatch release = new CountDownLatch(1);
-    RpcComponents<RpcCallActionTest.FunctionClient> components = syncComponents(request -> {
+    RpcComponents<ActionFixtures.FunctionClient> components = syncComponents(request -> {
       peak.accumulateAndGet(running.incrementAndGet(), Math::max);
       release.await(5, TimeUnit.SECONDS);
       running.decrementAndGet();
@@ -27,7 +27,7 @@ class RpcComponentsTest {
     }, RpcSettings.defaults(1).withSyncThreads(threads));
     List<CompletableFuture<String>> calls = new ArrayList<>();
     for (int i = 0; i < 50; i++) {
-      calls.add(components.call(i, RpcCallActionTest.FunctionClient.METHOD, "call " + i)); // returns at once: nothing blocks the caller
+      calls.add(components.call(i, ActionFixtures.FunctionClient.METHOD, "call " + i)); // returns at once: nothing blocks the caller
     }
     Thread.sleep(300);
     assertEquals(threads, peak.get(), "blocking calls in flight");
@@ -41,7 +41,7 @@ class RpcComponentsTest {
   void aTimedOutBlockingCallThatKeepsItsThreadDoesNotGrowThePoolQueue() throws Exception {
     CountDownLatch release = new CountDownLatch(1);
     // A blocking client that ignores interrupts, as a socket read without a timeout does.
-    RpcComponents<RpcCallActionTest.FunctionClient> components = syncComponents(request -> {
+    RpcComponents<ActionFixtures.FunctionClient> components = syncComponents(request -> {
       while (true) {
         try {
           if (release.await(5, TimeUnit.SECONDS)) {
@@ -56,7 +56,7 @@ class RpcComponentsTest {
     // One virtual user: each call after the previous one has completed (timed out), as a user loops.
     for (int i = 0; i < 8; i++) {
       try {
-        components.call(1, RpcCallActionTest.FunctionClient.METHOD, "call " + i).get(5, TimeUnit.SECONDS);
+        components.call(1, ActionFixtures.FunctionClient.METHOD, "call " + i).get(5, TimeUnit.SECONDS);
       } catch (java.util.concurrent.ExecutionException e) {
         failures.add(String.valueOf(e.getCause().getMessage()));
       }
@@ -65,16 +65,16 @@ class RpcComponentsTest {
     assertEquals(8, failures.size(), "every call timed out");
     assertTrue(failures.get(7).contains("previous call still holds a thread of the 1-thread sync pool"), failures.get(7));
     release.countDown();
-    assertEquals("after", components.call(1, RpcCallActionTest.FunctionClient.METHOD, "after").get(5, TimeUnit.SECONDS), "the user goes on once the thread is free");
+    assertEquals("after", components.call(1, ActionFixtures.FunctionClient.METHOD, "after").get(5, TimeUnit.SECONDS), "the user goes on once the thread is free");
     components.close();
   }
 
   @Test
   void aSyncCallThatCameBackLeavesNoTimeoutOnTheWheel() throws Exception {
-    RpcComponents<RpcCallActionTest.FunctionClient> components = syncComponents(request -> request,
+    RpcComponents<ActionFixtures.FunctionClient> components = syncComponents(request -> request,
         RpcSettings.defaults(1).withSyncThreads(4));
     for (int i = 0; i < 1_000; i++) {
-      assertEquals("call " + i, components.call(i % 50, RpcCallActionTest.FunctionClient.METHOD, "call " + i)
+      assertEquals("call " + i, components.call(i % 50, ActionFixtures.FunctionClient.METHOD, "call " + i)
           .get(5, TimeUnit.SECONDS));
     }
     Thread.sleep(100); // the last cancellations reach the wheel
@@ -88,9 +88,9 @@ class RpcComponentsTest {
   }
 
   /** Sync-mode components around a client whose async API must never be used. */
-  private static RpcComponents<RpcCallActionTest.FunctionClient> syncComponents(BlockingCall call,
+  private static RpcComponents<ActionFixtures.FunctionClient> syncComponents(BlockingCall call,
                                                                                 RpcSettings settings) {
-    RpcCallActionTest.FunctionClient client = new RpcCallActionTest.FunctionClient(request -> {
+    ActionFixtures.FunctionClient client = new ActionFixtures.FunctionClient(request -> {
       throw new AssertionError("sync mode must not use the async API");
     }) {
       @Override
@@ -99,6 +99,6 @@ class RpcComponentsTest {
       }
     };
     RpcSettings sync = settings.withMode(InvocationMode.SYNC);
-    return new RpcComponents<>(new RpcCallActionTest.TestProtocol(sync, client), client, null);
+    return new RpcComponents<>(new ActionFixtures.TestProtocol(sync, client), client, null);
   }
 }

@@ -33,16 +33,16 @@ class RpcOpenActionTest {
   void aSenderThatCannotStartCountsItsShareAsNeverSentAndTheLevelSaysSo() throws Exception {
     DefaultEventLoop loop = new DefaultEventLoop();
     try {
-      RpcCallActionTest.FunctionClient client = new RpcCallActionTest.FunctionClient(CompletableFuture::completedFuture);
+      ActionFixtures.FunctionClient client = new ActionFixtures.FunctionClient(CompletableFuture::completedFuture);
       // The first sender's session lacks what its header needs: binding the call fails, as an EL header would.
-      RpcMethod<RpcCallActionTest.FunctionClient, String, String> method = new RpcMethod<>() {
+      RpcMethod<ActionFixtures.FunctionClient, String, String> method = new RpcMethod<>() {
         @Override
-        public CompletionStage<String> callAsync(RpcCallActionTest.FunctionClient c, String request) {
-          return RpcCallActionTest.FunctionClient.METHOD.callAsync(c, request);
+        public CompletionStage<String> callAsync(ActionFixtures.FunctionClient c, String request) {
+          return ActionFixtures.FunctionClient.METHOD.callAsync(c, request);
         }
 
         @Override
-        public RpcMethod<RpcCallActionTest.FunctionClient, String, String> bind(Session session) {
+        public RpcMethod<ActionFixtures.FunctionClient, String, String> bind(Session session) {
           if (session.userId() == 1) {
             throw new IllegalArgumentException("header x-token: No attribute named 'token' is defined");
           }
@@ -52,9 +52,9 @@ class RpcOpenActionTest {
       RpcSettings settings = RpcSettings.defaults(1);
       LabRun run = new LabRun(LoadParams.fromSystemProperties()); // the lab's observer, with no report to write
       CoreComponents core = new CoreComponents(null, null, null, Option.empty(),
-          new RpcCallActionTest.RecordingStats(), new DefaultClock(), null, null);
-      RpcComponents<RpcCallActionTest.FunctionClient> components = new RpcComponents<>(
-          new RpcCallActionTest.TestProtocol(settings, client), client, core);
+          new ActionFixtures.RecordingStats(), new DefaultClock(), null, null);
+      RpcComponents<ActionFixtures.FunctionClient> components = new RpcComponents<>(
+          new ActionFixtures.TestProtocol(settings, client), client, core);
       // 1000 calls/s for a second, two senders: each sends every other call.
       SendSchedule.Plan plan = new SendSchedule.Plan("echo 1000 calls/s", "echo ramp to 1000 calls/s",
           new RateSchedule(0, 1_000, Duration.ZERO, Duration.ofSeconds(1)), System.nanoTime() + 5_000_000, 2, 5_000,
@@ -67,8 +67,8 @@ class RpcOpenActionTest {
         return new SendSchedule.Joined(plan, joined.getAndIncrement());
       };
       LinkedBlockingQueue<Session> left = new LinkedBlockingQueue<>();
-      Action next = new RpcCallActionTest.Resume(loop, left);
-      RpcOpenAction<RpcCallActionTest.FunctionClient, String, String> action = new RpcOpenAction<>("echo", method,
+      Action next = new ActionFixtures.Resume(loop, left);
+      RpcOpenAction<ActionFixtures.FunctionClient, String, String> action = new RpcOpenAction<>("echo", method,
           Expressions.toStaticValueExpression("abc"), List.of(RpcChecks.echo()), components, run, level, next);
       for (long user = 1; user <= 2; user++) {
         long id = user;
@@ -93,18 +93,18 @@ class RpcOpenActionTest {
   void streamsOpenedAtARateGiveTheirPerMessageFigures() throws Exception {
     DefaultEventLoop loop = new DefaultEventLoop();
     try {
-      RpcCallActionTest.FunctionClient client = new RpcCallActionTest.FunctionClient(CompletableFuture::completedFuture);
+      ActionFixtures.FunctionClient client = new ActionFixtures.FunctionClient(CompletableFuture::completedFuture);
       // Each call is a stream that sent 5 messages and read 5, its first after 10 µs.
-      RpcMethod<RpcCallActionTest.FunctionClient, String, StreamResult> stream = (c, request) -> {
+      RpcMethod<ActionFixtures.FunctionClient, String, StreamResult> stream = (c, request) -> {
         org.HdrHistogram.Histogram gaps = StreamResult.histogram();
         gaps.recordValue(20);
         return CompletableFuture.completedFuture(new StreamResult(5, 5, 10, gaps, StreamResult.histogram(), StreamResult.histogram()));
       };
       LabRun run = new LabRun(LoadParams.fromSystemProperties());
       CoreComponents core = new CoreComponents(null, null, null, Option.empty(),
-          new RpcCallActionTest.RecordingStats(), new DefaultClock(), null, null);
-      RpcComponents<RpcCallActionTest.FunctionClient> components = new RpcComponents<>(
-          new RpcCallActionTest.TestProtocol(RpcSettings.defaults(1), client), client, core);
+          new ActionFixtures.RecordingStats(), new DefaultClock(), null, null);
+      RpcComponents<ActionFixtures.FunctionClient> components = new RpcComponents<>(
+          new ActionFixtures.TestProtocol(RpcSettings.defaults(1), client), client, core);
       SendSchedule.Plan plan = new SendSchedule.Plan("watch 200 calls/s", "watch ramp to 200 calls/s",
           new RateSchedule(0, 200, Duration.ZERO, Duration.ofSeconds(1)), System.nanoTime() + 5_000_000, 1, 5_000,
           () -> true);
@@ -113,9 +113,9 @@ class RpcOpenActionTest {
         return new SendSchedule.Joined(plan, 0);
       };
       LinkedBlockingQueue<Session> left = new LinkedBlockingQueue<>();
-      RpcOpenAction<RpcCallActionTest.FunctionClient, String, StreamResult> action = new RpcOpenAction<>("watch",
+      RpcOpenAction<ActionFixtures.FunctionClient, String, StreamResult> action = new RpcOpenAction<>("watch",
           stream, Expressions.toStaticValueExpression("abc"), List.of(), components, run, level,
-          new RpcCallActionTest.Resume(loop, left));
+          new ActionFixtures.Resume(loop, left));
       loop.execute(() -> action.execute(Session$.MODULE$.apply("scn", 1, loop)));
       assertNotNull(left.poll(10, TimeUnit.SECONDS), "the sender left");
       RequestStats calls = run.recorder().stats("watch 200 calls/s").orElseThrow();
@@ -136,7 +136,7 @@ class RpcOpenActionTest {
   void everyCallOfARateLevelIsStartedBeforeItCompletes() throws Exception {
     DefaultEventLoop loop = new DefaultEventLoop();
     try {
-      RpcCallActionTest.FunctionClient client = new RpcCallActionTest.FunctionClient(CompletableFuture::completedFuture);
+      ActionFixtures.FunctionClient client = new ActionFixtures.FunctionClient(CompletableFuture::completedFuture);
       java.util.concurrent.atomic.AtomicLong started = new java.util.concurrent.atomic.AtomicLong();
       java.util.concurrent.atomic.AtomicLong completed = new java.util.concurrent.atomic.AtomicLong();
       java.util.concurrent.atomic.AtomicLong minInFlight = new java.util.concurrent.atomic.AtomicLong();
@@ -165,17 +165,17 @@ class RpcOpenActionTest {
         }
       };
       CoreComponents core = new CoreComponents(null, null, null, Option.empty(),
-          new RpcCallActionTest.RecordingStats(), new DefaultClock(), null, null);
-      RpcComponents<RpcCallActionTest.FunctionClient> components = new RpcComponents<>(
-          new RpcCallActionTest.TestProtocol(RpcSettings.defaults(1), client), client, core);
+          new ActionFixtures.RecordingStats(), new DefaultClock(), null, null);
+      RpcComponents<ActionFixtures.FunctionClient> components = new RpcComponents<>(
+          new ActionFixtures.TestProtocol(RpcSettings.defaults(1), client), client, core);
       SendSchedule.Plan plan = new SendSchedule.Plan("echo 200 calls/s", "echo ramp to 200 calls/s",
           new RateSchedule(0, 200, Duration.ZERO, Duration.ofSeconds(1)), System.nanoTime() + 5_000_000, 1, 5_000,
           () -> true);
       SendSchedule level = observer -> new SendSchedule.Joined(plan, 0);
       LinkedBlockingQueue<Session> left = new LinkedBlockingQueue<>();
-      RpcOpenAction<RpcCallActionTest.FunctionClient, String, String> action = new RpcOpenAction<>("echo",
-          RpcCallActionTest.FunctionClient.METHOD, Expressions.toStaticValueExpression("abc"), List.of(), components,
-          counting, level, new RpcCallActionTest.Resume(loop, left));
+      RpcOpenAction<ActionFixtures.FunctionClient, String, String> action = new RpcOpenAction<>("echo",
+          ActionFixtures.FunctionClient.METHOD, Expressions.toStaticValueExpression("abc"), List.of(), components,
+          counting, level, new ActionFixtures.Resume(loop, left));
       loop.execute(() -> action.execute(Session$.MODULE$.apply("scn", 1, loop)));
       assertNotNull(left.poll(10, TimeUnit.SECONDS), "the sender left");
       assertEquals(200, started.get(), "every call sent was started");

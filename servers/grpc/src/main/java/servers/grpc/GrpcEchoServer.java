@@ -81,6 +81,7 @@ public final class GrpcEchoServer {
           + Epoll.unavailabilityCause().getMessage() + "); use --transport nio or auto");
     }
     boolean epoll = transport.equals("epoll") || transport.equals("auto") && Epoll.isAvailable();
+    SslContext sslContext = tls.isPresent() ? sslContext(tls.get()) : null; // before any thread: a bad file leaks none
     // The event loops made here, as grpc-netty would make them, so the run says (and can choose) which.
     IoHandlerFactory ioHandlers = epoll ? EpollIoHandler.newFactory() : NioIoHandler.newFactory();
     EventLoopGroup boss = new MultiThreadIoEventLoopGroup(1, ioHandlers);
@@ -93,8 +94,8 @@ public final class GrpcEchoServer {
         .addService(new Echo(ServiceDelay.from(flags)))
         // Server reflection: clients without generated code learn the schema from the server.
         .addService(ProtoReflectionServiceV1.newInstance());
-    if (tls.isPresent()) {
-      builder.sslContext(sslContext(tls.get()));
+    if (sslContext != null) {
+      builder.sslContext(sslContext);
     }
     ExecutorService pool = null;
     if (threads == 0) {
@@ -108,6 +109,9 @@ public final class GrpcEchoServer {
     try {
       server = builder.build().start();
     } catch (Exception e) {
+      if (pool != null) {
+        pool.shutdownNow();
+      }
       workers.shutdownGracefully();
       boss.shutdownGracefully();
       throw e;
