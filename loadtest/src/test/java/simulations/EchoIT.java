@@ -54,6 +54,7 @@ class EchoIT {
       for (JsonNode protocol : run.summary().get("run").get("protocols")) {
         // Each table says its client's connections and hops per call; Thrift's, which async path ran.
         assertTrue(protocol.get("hopsPerCall").asText().matches("\\d+ hops? per call: .+"), protocol.toString());
+        assertFalse(protocol.has("server"), "a target's settings are not the lab's to name: " + protocol);
         if (protocol.get("framework").asText().equals("thrift")) {
           assertTrue(protocol.get("asyncClient").asText().startsWith("loops:"), protocol.toString());
           assertTrue(protocol.get("hopsPerCall").asText().startsWith("0 hops"), protocol.toString());
@@ -67,24 +68,28 @@ class EchoIT {
 
   /**
    * Sync at 20 clients against the embedded servers, each framework with one of its own -D settings in
-   * one shootout, which each protocol table must show; the servers are gone after the run.
+   * one shootout, which each protocol table must show, the server's side as the server says it runs;
+   * the servers are gone after the run.
    */
   @Test
   void syncRunsAgainstTheEmbeddedServersWithEachFrameworksOwnSettings() throws Exception {
     GatlingProcess.Result run = GatlingProcess.run("RpcShootout", Map.of("frameworks", String.join(",", FRAMEWORKS),
         "levels", "20", "duration", "4", "warmup", "1", "mode", "sync", "serialization", "kryo", "thrift.protocol",
-        "compact", "connections", "2"), RESULTS.resolve("sync-embedded"), LIMIT);
+        "compact", "connections", "2", "grpc.compression", "gzip"), RESULTS.resolve("sync-embedded"), LIMIT);
     assertEquals(0, run.exitCode(), run.output());
     JsonNode root = run.summary();
     Map<String, Map.Entry<String, String>> expected = Map.of("dubbo", Map.entry("serialization", "kryo"),
-        "thrift", Map.entry("protocol", "compact"), "grpc", Map.entry("channels", "2"),
+        "thrift", Map.entry("protocol", "compact"), "grpc", Map.entry("compression", "gzip"),
         "ice", Map.entry("connections", "2"));
+    Map<String, String> servers = Map.of("dubbo", "serialization kryo", "thrift", "compact protocol",
+        "grpc", "replies gzip-compressed", "ice", "server thread pool");
     java.util.Set<String> seen = new java.util.HashSet<>();
     for (JsonNode protocol : root.get("run").get("protocols")) {
       String name = protocol.get("framework").asText();
       GatlingProcess.assertLevel(root.get("requests"), name + " echo 20 clients (sync)", 20);
       Map.Entry<String, String> setting = expected.get(name);
       assertEquals(setting.getValue(), protocol.get(setting.getKey()).asText(), protocol.toString());
+      assertTrue(protocol.path("server").asText().contains(servers.get(name)), "the server's side: " + protocol);
       assertEquals("sync", protocol.get("mode").asText());
       assertEquals(200, protocol.get("syncThreads").asInt());
       seen.add(name);

@@ -54,13 +54,21 @@ public final class GrpcClient implements RpcClient {
   private static final long RECONNECT_MILLIS = 250;
   private final AtomicLongArray lastReset;
   private final int maxMessage;
+  /** Every call's compressor (grpc-java's registry name), or null: none. */
+  private final String compression;
 
   /** grpc-java's RESOURCE_EXHAUSTED description, on either side: "gRPC message exceeds maximum size 1048576: 2000058". */
   private static final Pattern EXCEEDS = Pattern.compile("exceeds maximum size (\\d+): (\\d+)");
 
-  /** @param gatlingLoops Gatling's event loops (or the plain driver's, laid out alike) to do the I/O on; or null */
+  /** With grpc-netty's window and no compression. */
   GrpcClient(RpcSettings settings, int maxMessage, EventLoopGroup gatlingLoops) {
+    this(settings, maxMessage, GrpcProtocol.ChannelOptions.DEFAULTS, gatlingLoops);
+  }
+
+  /** @param gatlingLoops Gatling's event loops (or the plain driver's, laid out alike) to do the I/O on; or null */
+  GrpcClient(RpcSettings settings, int maxMessage, GrpcProtocol.ChannelOptions options, EventLoopGroup gatlingLoops) {
     this.maxMessage = maxMessage;
+    compression = options.compression().equals("none") ? null : options.compression();
     loops = gatlingLoops == null ? null : GatlingLoops.of(gatlingLoops);
     int n = settings.connections() > 0 ? settings.connections() : loops == null ? 1 : loops.length;
     timeoutMillis = settings.timeoutMillis();
@@ -75,7 +83,8 @@ public final class GrpcClient implements RpcClient {
           : NettyChannelBuilder.forTarget(ProviderList.target())
               .nameResolverFactory(new ProviderList(settings.targets())).defaultLoadBalancingPolicy("round_robin"))
           .directExecutor()
-          .maxInboundMessageSize(maxMessage);
+          .maxInboundMessageSize(maxMessage)
+          .flowControlWindow(options.flowWindow());
       if (settings.tls() == null) {
         builder.usePlaintext();
       } else {
@@ -234,8 +243,9 @@ public final class GrpcClient implements RpcClient {
   }
 
   private CallOptions options(long deadlineMillis) {
-    return CallOptions.DEFAULT.withDeadlineAfter(deadlineMillis > 0 ? deadlineMillis : timeoutMillis,
+    CallOptions options = CallOptions.DEFAULT.withDeadlineAfter(deadlineMillis > 0 ? deadlineMillis : timeoutMillis,
         TimeUnit.MILLISECONDS);
+    return compression == null ? options : options.withCompression(compression);
   }
 
   /** A channel for what is not a load call (server reflection). */

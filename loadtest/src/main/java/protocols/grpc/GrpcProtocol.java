@@ -17,10 +17,43 @@ public final class GrpcProtocol extends RpcProtocol<GrpcProtocol, GrpcClient> {
 
   /** The echo server's --max-message default; gRPC's own is 4 MiB. */
   static final int DEFAULT_MAX_MESSAGE = 1024 * 1024;
+  /** grpc-netty's own initial flow-control window, bytes. */
+  public static final int DEFAULT_FLOW_WINDOW = 1024 * 1024;
+  /** The call compressions grpc-java registers by default: none (identity) and gzip. */
+  public static final java.util.List<String> COMPRESSIONS = java.util.List.of("none", "gzip");
+
+  /** What the channels and calls are built with beyond the shared settings. */
+  record ChannelOptions(int flowWindow, String compression) {
+    static final ChannelOptions DEFAULTS = new ChannelOptions(DEFAULT_FLOW_WINDOW, "none");
+  }
+
+  private final ChannelOptions options;
 
   GrpcProtocol(RpcSettings settings) {
-    super(settings, new Spec<>(KEY, "grpc", DEFAULT_MAX_MESSAGE, GrpcProtocol::new,
-        (p, loops) -> new GrpcClient(p.settings(), p.maxMessageBytes(), loops)));
+    this(settings, ChannelOptions.DEFAULTS);
+  }
+
+  private GrpcProtocol(RpcSettings settings, ChannelOptions options) {
+    super(settings, new Spec<>(KEY, "grpc", DEFAULT_MAX_MESSAGE, s -> new GrpcProtocol(s, options),
+        (p, loops) -> new GrpcClient(p.settings(), p.maxMessageBytes(), options, loops)));
+    this.options = options;
+  }
+
+  /** The channels' initial HTTP/2 flow-control window: how much the server may send on a call before the client's WINDOW_UPDATE. */
+  public GrpcProtocol flowControlWindow(int bytes) {
+    if (bytes < 65_535) {
+      throw new IllegalArgumentException("a gRPC flow-control window is at least HTTP/2's 65535 bytes, got " + bytes);
+    }
+    return new GrpcProtocol(settings(), new ChannelOptions(bytes, options.compression()));
+  }
+
+  /** Every request's compression: {@code none} (the default) or {@code gzip}. */
+  public GrpcProtocol compression(String name) {
+    if (!COMPRESSIONS.contains(name)) {
+      throw new IllegalArgumentException("gRPC compression must be one of " + String.join("|", COMPRESSIONS) + ", got '"
+          + name + "'");
+    }
+    return new GrpcProtocol(settings(), new ChannelOptions(options.flowWindow(), name));
   }
 
   @Override
@@ -49,6 +82,7 @@ public final class GrpcProtocol extends RpcProtocol<GrpcProtocol, GrpcClient> {
 
   @Override
   public Map<String, Object> describe() {
-    return Map.of("channels", settings().connections() == 0 ? "one per event loop" : settings().connections());
+    return Map.of("channels", settings().connections() == 0 ? "one per event loop" : settings().connections(),
+        "flowControlWindow", options.flowWindow(), "compression", options.compression());
   }
 }

@@ -59,9 +59,9 @@ public final class IceClient implements RpcClient {
   private final EventLoop[] loops;
 
   /** @param gatlingLoops the loops the calls are made from, one connection each; or null */
-  IceClient(RpcSettings settings, int maxMessage, String adapterId, int clientThreads, EventLoopGroup gatlingLoops) {
+  IceClient(RpcSettings settings, int maxMessage, IceProtocol.Options options, EventLoopGroup gatlingLoops) {
     this.settings = settings;
-    this.adapterId = adapterId;
+    this.adapterId = options.adapterId();
     this.loops = gatlingLoops == null ? null : GatlingLoops.of(gatlingLoops);
     InitializationData init = new InitializationData();
     init.properties = IceSettings.properties(maxMessage);
@@ -69,7 +69,8 @@ public final class IceClient implements RpcClient {
         IceSettings.LOCATOR + ":tcp -h " + r.address().host() + " -p " + r.address().port()));
     this.maxMessage = init.properties.getPropertyAsInt("Ice.MessageSizeMax") * 1024;
     // Replies to async calls are read and completed on this pool; by default one thread per core.
-    init.properties.setProperty("Ice.ThreadPool.Client.Size", Integer.toString(clientPoolSize(clientThreads)));
+    init.properties.setProperty("Ice.ThreadPool.Client.Size", Integer.toString(clientPoolSize(options.clientThreads())));
+    init.properties.setProperty("Ice.ACM.Client.Timeout", Integer.toString(options.acmTimeout()));
     Tls tls = settings.tls();
     List<java.security.cert.X509Certificate> trusted = tls == null ? null : tls.trusted().orElse(null);
     if (tls != null) { // IceSSL: the server's certificate checked, and its name against the endpoint's host
@@ -91,9 +92,9 @@ public final class IceClient implements RpcClient {
     return clientThreads > 0 ? clientThreads : Math.max(1, Runtime.getRuntime().availableProcessors());
   }
 
-  /** The size of the client thread pool Ice was started with, as its communicator reads it. */
-  public int clientThreadPoolSize() {
-    return communicator.getProperties().getPropertyAsInt("Ice.ThreadPool.Client.Size");
+  /** A property as the communicator reads it (e.g. Ice.ThreadPool.Client.Size): what Ice was started with. */
+  public String communicatorProperty(String name) {
+    return communicator.getProperties().getProperty(name);
   }
 
   /**

@@ -20,19 +20,29 @@ import protocols.rpc.RpcSettings;
 public final class IceProtocol extends RpcProtocol<IceProtocol, IceClient> {
   public static final RpcProtocolKey<IceProtocol> KEY = new RpcProtocolKey<>(IceProtocol.class);
 
-  private final String adapterId;
-  private final int clientThreads;
+  /** Ice's own ACM timeout of a client's connections (Ice.ACM.Client.Timeout), seconds. */
+  public static final int DEFAULT_ACM_TIMEOUT = 60;
 
-  IceProtocol(RpcSettings settings) {
-    this(settings, IceSettings.REPLICA_GROUP, 0);
+  /**
+   * What the communicator is started with beyond the shared settings.
+   *
+   * @param adapterId through IceGrid, where the objects are
+   * @param clientThreads Ice.ThreadPool.Client.Size; 0: one per core
+   * @param acmTimeout Ice.ACM.Client.Timeout, seconds; 0: no connection management
+   */
+  record Options(String adapterId, int clientThreads, int acmTimeout) {
   }
 
-  private IceProtocol(RpcSettings settings, String adapterId, int clientThreads) {
-    super(settings, new Spec<>(KEY, "ice", IceSettings.DEFAULT_MAX_MESSAGE,
-        s -> new IceProtocol(s, adapterId, clientThreads),
-        (p, loops) -> new IceClient(p.settings(), p.maxMessageBytes(), adapterId, clientThreads, loops)));
-    this.adapterId = adapterId;
-    this.clientThreads = clientThreads;
+  private final Options options;
+
+  IceProtocol(RpcSettings settings) {
+    this(settings, new Options(IceSettings.REPLICA_GROUP, 0, DEFAULT_ACM_TIMEOUT));
+  }
+
+  private IceProtocol(RpcSettings settings, Options options) {
+    super(settings, new Spec<>(KEY, "ice", IceSettings.DEFAULT_MAX_MESSAGE, s -> new IceProtocol(s, options),
+        (p, loops) -> new IceClient(p.settings(), p.maxMessageBytes(), options, loops)));
+    this.options = options;
   }
 
   /**
@@ -43,7 +53,19 @@ public final class IceProtocol extends RpcProtocol<IceProtocol, IceClient> {
     if (threads < 0) {
       throw new IllegalArgumentException("Ice's client threads are 0 (one per core) or more, got " + threads);
     }
-    return new IceProtocol(settings(), adapterId, threads);
+    return new IceProtocol(settings(), new Options(options.adapterId(), threads, options.acmTimeout()));
+  }
+
+  /**
+   * Ice's active connection management of the client's connections (Ice.ACM.Client.Timeout): a
+   * connection idle this long is closed, and heartbeats keep a busy one open; 0 turns it off. Ice's
+   * default is {@value #DEFAULT_ACM_TIMEOUT} s.
+   */
+  public IceProtocol acmTimeout(int seconds) {
+    if (seconds < 0) {
+      throw new IllegalArgumentException("Ice's ACM timeout is 0 (off) or more seconds, got " + seconds);
+    }
+    return new IceProtocol(settings(), new Options(options.adapterId(), options.clientThreads(), seconds));
   }
 
   /** Through IceGrid: the adapter id or replica group the objects are on (default the echo servers' {@value IceSettings#REPLICA_GROUP}). */
@@ -51,7 +73,7 @@ public final class IceProtocol extends RpcProtocol<IceProtocol, IceClient> {
     if (id == null || id.isBlank() || id.contains("@") || id.contains(":")) {
       throw new IllegalArgumentException("an Ice adapter id is a plain name, e.g. EchoGroup, got '" + id + "'");
     }
-    return new IceProtocol(settings(), id, clientThreads);
+    return new IceProtocol(settings(), new Options(id, options.clientThreads(), options.acmTimeout()));
   }
 
   @Override
@@ -99,9 +121,11 @@ public final class IceProtocol extends RpcProtocol<IceProtocol, IceClient> {
   @Override
   public Map<String, Object> describe() {
     Map<String, Object> d = new java.util.LinkedHashMap<>();
-    d.put("clientThreads", IceClient.clientPoolSize(clientThreads) + (clientThreads == 0 ? " (one per core)" : ""));
+    d.put("clientThreads", IceClient.clientPoolSize(options.clientThreads())
+        + (options.clientThreads() == 0 ? " (one per core)" : ""));
+    d.put("acmTimeout", options.acmTimeout() == 0 ? "off" : options.acmTimeout() + " s");
     if (settings().viaRegistry().isPresent()) {
-      d.put("adapterId", adapterId);
+      d.put("adapterId", options.adapterId());
     }
     return d;
   }

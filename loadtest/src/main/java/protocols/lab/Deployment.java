@@ -145,12 +145,12 @@ final class Deployment implements AutoCloseable, Faults.Targets {
     return Optional.ofNullable(registry);
   }
 
-  /** Provider {@code n} (from 1). */
   /** What the first provider says it runs (server kind, pools, wire format); empty if it says nothing. */
   public java.util.Optional<String> serverSettings() {
     return providers.get(0).settings();
   }
 
+  /** Provider {@code n} (from 1). */
   EmbeddedServer provider(int n) {
     return providers.get(n - 1);
   }

@@ -62,7 +62,8 @@ public final class EchoRun {
     this.faults = new Faults(params.faults(), deployment == null ? on -> {
       throw new IllegalStateException("no embedded server");
     } : deployment, !params.faultsInLevel(), run.faults());
-    run.started(endpoints, firstCallMillis, deployment == null ? null : deployment::served, tls);
+    run.started(endpoints, firstCallMillis, deployment == null ? null : deployment::served, tls,
+        deployment == null ? Optional.empty() : deployment.serverSettings());
     if (deployment != null) {
       run.ownsServers(name, deployment::pids, deployment::providerPids);
     }

@@ -62,7 +62,9 @@ public final class LabRun implements RunObserver {
   private final ServerProcesses servers = new ServerProcesses();
 
   /** How a framework's client started: its first OK call after (ms), and what its providers served, or null. */
-  private record Started(long firstCallMillis, Supplier<List<Map<String, Object>>> served, TlsMode tls) {
+  /** @param server what the embedded server says it runs (its knobs' values), empty when it says nothing */
+  private record Started(long firstCallMillis, Supplier<List<Map<String, Object>>> served, TlsMode tls,
+                         Optional<String> server) {
   }
   /** The run's throwaway CA and certificates, made when a first framework speaks TLS; else null. */
   private TlsSettings.Material tlsMaterial;
@@ -224,8 +226,9 @@ public final class LabRun implements RunObserver {
    * own start, discovery and connection included) took {@code firstCallMillis}; {@code served}, if
    * not null, tells at the end of the run what each of its providers served.
    */
-  void started(Endpoints endpoints, long firstCallMillis, Supplier<List<Map<String, Object>>> served, TlsMode tls) {
-    started.put(endpoints, new Started(firstCallMillis, served, tls));
+  void started(Endpoints endpoints, long firstCallMillis, Supplier<List<Map<String, Object>>> served, TlsMode tls,
+               Optional<String> server) {
+    started.put(endpoints, new Started(firstCallMillis, served, tls, server));
   }
 
   /** The server processes (providers, registry) the lab started for the levels named {@code echo}. */
@@ -255,6 +258,7 @@ public final class LabRun implements RunObserver {
         continue;
       }
       Map<String, Object> with = new LinkedHashMap<>(p);
+      s.server().ifPresent(server -> with.put("server", server));
       with.put("firstCallMillis", s.firstCallMillis());
       if (s.tls().on()) {
         with.put("tlsMode", s.tls() == TlsMode.MUTUAL ? "mutual: the server requires a client certificate signed by the"

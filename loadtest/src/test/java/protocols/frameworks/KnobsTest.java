@@ -4,10 +4,24 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import contract.grpc.MobileServiceGrpc;
+import io.grpc.Metadata;
+import io.grpc.Server;
+import io.grpc.ServerCall;
+import io.grpc.ServerCallHandler;
+import io.grpc.ServerInterceptor;
+import io.grpc.ServerInterceptors;
+import io.grpc.netty.NettyServerBuilder;
+import io.grpc.stub.StreamObserver;
+import java.net.InetSocketAddress;
+import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import protocols.dubbo.lab.DubboFramework;
 import protocols.dubbo.lab.TripleFramework;
+import protocols.grpc.GrpcClient;
 import protocols.grpc.lab.GrpcFramework;
 import protocols.ice.IceClient;
 import protocols.ice.IceProtocol;
@@ -16,6 +30,8 @@ import protocols.lab.EmbeddedServer;
 import protocols.lab.LoadParams;
 import protocols.lab.RpcFramework;
 import protocols.netty.lab.NettyFramework;
+import protocols.rpc.HostPort;
+import protocols.rpc.InvocationMode;
 import protocols.thrift.lab.ThriftFramework;
 
 /**
@@ -84,22 +100,63 @@ class KnobsTest {
 
   @Test
   void triple() {
-    assertEquals("Dubbo Triple provider, fixed pool of 8 threads",
+    assertEquals("Dubbo Triple provider, fixed pool of 8 threads, HTTP/2 initial window 8388608 bytes",
         serverRuns(TripleFramework.FRAMEWORK, Map.of("triple.serverThreads", "8")));
+    assertEquals("Dubbo Triple provider, fixed pool of 200 threads, HTTP/2 initial window 65535 bytes",
+        serverRuns(TripleFramework.FRAMEWORK, Map.of("triple.flowWindow", "65535")));
   }
 
   @Test
   void grpc() {
     assertEquals("NettyServerBuilder on NIO, direct executor (the service on the transport's event loop),"
-        + " flow-control window 65535 bytes", serverRuns(GrpcFramework.FRAMEWORK, Map.of("grpc.serverThreads", "0",
-        "grpc.flowWindow", "65535", "grpc.transport", "nio")));
+        + " flow-control window 65535 bytes, replies gzip-compressed", serverRuns(GrpcFramework.FRAMEWORK,
+        Map.of("grpc.serverThreads", "0", "grpc.flowWindow", "65535", "grpc.transport", "nio", "grpc.compression", "gzip")));
     String defaults = serverRuns(GrpcFramework.FRAMEWORK, Map.of());
     assertTrue(defaults.matches("NettyServerBuilder on (epoll|NIO), a fixed pool of 200 service threads, flow-control"
-        + " window 1048576 bytes"), defaults);
+        + " window 1048576 bytes, replies uncompressed"), defaults);
+    Map<String, Object> client = GrpcFramework.FRAMEWORK.protocol(new LoadParams(Map.of("grpc.flowWindow", "65535")))
+        .describe();
+    assertEquals(65535, client.get("flowControlWindow"), "the channels' window: " + client);
     if (io.grpc.netty.shaded.io.netty.channel.epoll.Epoll.isAvailable()) { // Linux x86_64 and arm64
       assertTrue(defaults.startsWith("NettyServerBuilder on epoll"), "auto is grpc-netty's choice: " + defaults);
       assertTrue(serverRuns(GrpcFramework.FRAMEWORK, Map.of("grpc.transport", "epoll")).startsWith(
           "NettyServerBuilder on epoll"));
+    }
+  }
+
+  /** A gRPC server of the test's own reads each request's grpc-encoding header, as the client sent it. */
+  @Test
+  void grpcsCompressionIsTheRequestsEncodingOnTheWire() throws Exception {
+    List<String> encodings = new CopyOnWriteArrayList<>();
+    Metadata.Key<String> encoding = Metadata.Key.of("grpc-encoding", Metadata.ASCII_STRING_MARSHALLER);
+    Server server = NettyServerBuilder.forAddress(new InetSocketAddress("127.0.0.1", 0))
+        .addService(ServerInterceptors.intercept(new MobileServiceGrpc.MobileServiceImplBase() {
+          @Override
+          public void hello(contract.grpc.Order order, StreamObserver<contract.grpc.Order> reply) {
+            reply.onNext(order);
+            reply.onCompleted();
+          }
+        }, new ServerInterceptor() {
+          @Override
+          public <Q, R> ServerCall.Listener<Q> interceptCall(ServerCall<Q, R> call, Metadata headers,
+                                                                     ServerCallHandler<Q, R> next) {
+            encodings.add(String.valueOf(headers.get(encoding)));
+            return next.startCall(call, headers);
+          }
+        })).build().start();
+    try {
+      for (String compression : List.of("none", "gzip")) {
+        LoadParams knob = new LoadParams(Map.of("grpc.compression", compression));
+        try (GrpcClient client = GrpcFramework.FRAMEWORK.configured(knob,
+            new HostPort("127.0.0.1", server.getPort()), InvocationMode.ASYNC).newClient()) {
+          var order = GrpcFramework.FRAMEWORK.order(1, knob);
+          assertEquals(order, GrpcFramework.FRAMEWORK.echo(client).callAsync(client, order).toCompletableFuture()
+              .get(10, TimeUnit.SECONDS), "-Dgrpc.compression=" + compression + ": the echo");
+        }
+      }
+      assertEquals(List.of("null", "gzip"), encodings, "the requests' grpc-encoding, none then gzip");
+    } finally {
+      server.shutdownNow();
     }
   }
 
@@ -109,10 +166,16 @@ class KnobsTest {
         .contains("server thread pool 4 to 4 threads"));
     try (IceClient client = ((IceProtocol) IceFramework.FRAMEWORK.protocol(new LoadParams(
         Map.of("ice.clientThreads", "3")))).newClient()) {
-      assertEquals(3, client.clientThreadPoolSize(), "the client's communicator was started with 3 threads");
+      assertEquals("3", client.communicatorProperty("Ice.ThreadPool.Client.Size"), "started with 3 threads");
     }
     try (IceClient client = ((IceProtocol) IceFramework.FRAMEWORK.protocol(new LoadParams(Map.of()))).newClient()) {
-      assertEquals(Runtime.getRuntime().availableProcessors(), client.clientThreadPoolSize(), "one per core");
+      assertEquals(Integer.toString(Runtime.getRuntime().availableProcessors()),
+          client.communicatorProperty("Ice.ThreadPool.Client.Size"), "one per core");
+      assertEquals("60", client.communicatorProperty("Ice.ACM.Client.Timeout"), "Ice's own ACM timeout");
+    }
+    try (IceClient client = ((IceProtocol) IceFramework.FRAMEWORK.protocol(new LoadParams(
+        Map.of("ice.acmTimeout", "0")))).newClient()) {
+      assertEquals("0", client.communicatorProperty("Ice.ACM.Client.Timeout"), "ACM off");
     }
   }
 

@@ -18,7 +18,10 @@ public final class TripleFramework {
       triple("echo").service(MobileService.class).call(MobileService::hello, MobileService::helloAsync).calls(),
       (id, name) -> SampleOrder.make(GrpcOrder::of, id, name))
       .withParam("triple.serverThreads", 200, RpcFramework.Side.SERVER, "--threads", new RpcFramework.Range(1, 10_000),
-          java.util.List.of(8, 200), "the Triple provider's thread pool size");
+          java.util.List.of(8, 200), "the Triple provider's thread pool size")
+      .withParam("triple.flowWindow", 8 * 1024 * 1024, RpcFramework.Side.SERVER, "--flow-window",
+          new RpcFramework.Range(65_535, Integer.MAX_VALUE), java.util.List.of(65_535, 1024 * 1024, 8 * 1024 * 1024),
+          "the provider's HTTP/2 initial window per call, bytes (Triple's initialWindowSize)");
 
   private TripleFramework() {}
 }

@@ -18,6 +18,7 @@ import org.apache.dubbo.remoting.http12.h2.Http2CancelableStreamObserver;
 import org.apache.dubbo.rpc.CancellationContext;
 import org.apache.dubbo.config.ApplicationConfig;
 import org.apache.dubbo.config.ProtocolConfig;
+import org.apache.dubbo.config.context.ConfigManager;
 import org.apache.dubbo.config.RegistryConfig;
 import org.apache.dubbo.config.ServiceConfig;
 import org.apache.dubbo.config.bootstrap.DubboBootstrap;
@@ -36,7 +37,11 @@ import servers.common.ServiceDelay;
  * With {@code --registry zookeeper://host:port} it registers its {@code tri://} URL there (interface-level).
  *
  * <pre>java servers.dubbo.TripleEchoServer [--host 127.0.0.1] [--port 50052] [--threads 200] [--max-message 8388608]
- *     [--registry none|zookeeper://host:port]</pre>
+ *     [--registry none|zookeeper://host:port] [--flow-window 8388608]</pre>
+ *
+ * {@code --flow-window} is the HTTP/2 initial window the provider grants each call (Triple's
+ * {@code initialWindowSize}; its default 8 MiB): how much a client may send on a call before the
+ * provider's WINDOW_UPDATE.
  */
 public final class TripleEchoServer {
 
@@ -54,6 +59,7 @@ public final class TripleEchoServer {
     defaults.put("threads", "200"); // the write-up's pool, as the dubbo protocol's server
     defaults.put("max-message", Integer.toString(DEFAULT_MAX_MESSAGE));
     defaults.put("registry", ZooKeeperRegistration.NO_REGISTRY);
+    defaults.put("flow-window", Integer.toString(TripleConfig.DEFAULT_INITIAL_WINDOW_SIZE));
     return defaults;
   }
 
@@ -61,6 +67,7 @@ public final class TripleEchoServer {
       Optional<ServerTls> tls) {
     int threads = flags.intValue("threads", 1, 10_000);
     int maxMessage = flags.intValue("max-message", 1024, Integer.MAX_VALUE);
+    int flowWindow = flags.intValue("flow-window", 65_535, Integer.MAX_VALUE);
     String registryAddress = ZooKeeperRegistration.checked(flags.get("registry"));
     ApplicationConfig application = new ApplicationConfig("triple-echo-server");
     application.setQosEnable(false);
@@ -74,6 +81,7 @@ public final class TripleEchoServer {
     // for HTTP/1 and WebSocket. Both are set, so the flag means what it says wherever Dubbo checks it.
     triple.setMaxBodySize(maxMessage);
     triple.setMaxResponseBodySize(maxMessage);
+    triple.setInitialWindowSize(flowWindow);
     protocol.setTriple(triple);
     protocol.setThreadpool("fixed");
     protocol.setThreads(threads);
@@ -90,8 +98,10 @@ public final class TripleEchoServer {
         .start();
     org.apache.dubbo.common.URL url = service.getExportedUrls().get(0);
     // Registered as the server binds: 127.0.0.1 as the number Dubbo's consumer keeps (TripleHost).
+    // The window as Dubbo's HTTP/2 codec reads it: the exported URL's protocol config.
+    int window = ConfigManager.getProtocolOrDefault(url).getTripleOrDefault().getInitialWindowSizeOrDefault();
     return EchoServerMain.RunningServer.naming("Dubbo Triple provider, " + url.getParameter("threadpool", "fixed")
-        + " pool of " + url.getParameter("threads", "200") + " threads",
+        + " pool of " + url.getParameter("threads", "200") + " threads, HTTP/2 initial window " + window + " bytes",
         ZooKeeperRegistration.register(bootstrap, registryAddress, service.getExportedUrls(), TripleHost.exact(host)));
   }
 

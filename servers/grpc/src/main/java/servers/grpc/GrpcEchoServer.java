@@ -8,6 +8,11 @@ import contract.grpc.Order;
 import contract.grpc.OrderList;
 import contract.grpc.UploadSummary;
 import contract.grpc.WatchRequest;
+import io.grpc.Metadata;
+import io.grpc.ServerCall;
+import io.grpc.ServerCallHandler;
+import io.grpc.ServerInterceptor;
+import io.grpc.ServerInterceptors;
 import io.grpc.Status;
 import io.grpc.protobuf.services.ProtoReflectionServiceV1;
 import io.grpc.Server;
@@ -45,10 +50,11 @@ import servers.common.ServiceDelay;
  * grpc-java echo server on the Netty transport.
  *
  * <pre>java servers.grpc.GrpcEchoServer [--host 127.0.0.1] [--port 50051] [--threads 200]
- *     [--max-message 1048576] [--flow-window 1048576] [--transport auto|epoll|nio]</pre>
+ *     [--max-message 1048576] [--flow-window 1048576] [--transport auto|epoll|nio] [--compression none|gzip]</pre>
  *
  * {@code --threads 0} runs the service on the transport's event loop (gRPC's direct executor);
- * {@code --transport auto} is grpc-netty's own choice: Linux's epoll where its native library loads, else NIO.
+ * {@code --transport auto} is grpc-netty's own choice: Linux's epoll where its native library loads, else NIO;
+ * {@code --compression gzip} compresses every reply (requests are read in whatever encoding they came).
  */
 public final class GrpcEchoServer {
 
@@ -67,6 +73,7 @@ public final class GrpcEchoServer {
     defaults.put("max-message", Integer.toString(DEFAULT_MAX_MESSAGE));
     defaults.put("flow-window", Integer.toString(DEFAULT_FLOW_WINDOW));
     defaults.put("transport", "auto");
+    defaults.put("compression", "none");
     EchoServerMain.run("grpc", args, defaults, GrpcEchoServer::start);
   }
 
@@ -76,6 +83,7 @@ public final class GrpcEchoServer {
     int maxMessage = flags.intValue("max-message", 1024, Integer.MAX_VALUE);
     int flowWindow = flags.intValue("flow-window", 65_535, Integer.MAX_VALUE);
     String transport = flags.oneOf("transport", "auto", "epoll", "nio");
+    String compression = flags.oneOf("compression", "none", "gzip");
     if (transport.equals("epoll") && !Epoll.isAvailable()) {
       throw new IllegalArgumentException("--transport epoll: grpc-netty's epoll transport does not load here ("
           + Epoll.unavailabilityCause().getMessage() + "); use --transport nio or auto");
@@ -86,12 +94,14 @@ public final class GrpcEchoServer {
     IoHandlerFactory ioHandlers = epoll ? EpollIoHandler.newFactory() : NioIoHandler.newFactory();
     EventLoopGroup boss = new MultiThreadIoEventLoopGroup(1, ioHandlers);
     EventLoopGroup workers = new MultiThreadIoEventLoopGroup(0, ioHandlers);
+    Echo echo = new Echo(ServiceDelay.from(flags));
     NettyServerBuilder builder = NettyServerBuilder.forAddress(new InetSocketAddress(host, port))
         .bossEventLoopGroup(boss).workerEventLoopGroup(workers)
         .channelType(epoll ? EpollServerSocketChannel.class : NioServerSocketChannel.class)
         .maxInboundMessageSize(maxMessage)
         .flowControlWindow(flowWindow)
-        .addService(new Echo(ServiceDelay.from(flags)))
+        .addService(compression.equals("none") ? echo.bindService()
+            : ServerInterceptors.intercept(echo, compressingReplies(compression)))
         // Server reflection: clients without generated code learn the schema from the server.
         .addService(ProtoReflectionServiceV1.newInstance());
     if (sslContext != null) {
@@ -119,7 +129,7 @@ public final class GrpcEchoServer {
     ExecutorService servicePool = pool;
     String settings = "NettyServerBuilder on " + (epoll ? "epoll" : "NIO") + ", " + (threads == 0 ? "direct executor (the service on the transport's"
         + " event loop)" : "a fixed pool of " + threads + " service threads") + ", flow-control window " + flowWindow
-        + " bytes";
+        + " bytes, replies " + (compression.equals("none") ? "uncompressed" : compression + "-compressed");
     return EchoServerMain.RunningServer.naming(settings, () -> {
       server.shutdown();
       if (!server.awaitTermination(5, TimeUnit.SECONDS)) {
@@ -134,6 +144,18 @@ public final class GrpcEchoServer {
   }
 
   /** grpc-java's server TLS: OpenSSL (BoringSSL, inside grpc-netty-shaded) when it loads, else the JDK's. */
+  /** Sets every reply's compressor (grpc-java's registry name); the client learns it from the reply's grpc-encoding. */
+  static ServerInterceptor compressingReplies(String compressor) {
+    return new ServerInterceptor() {
+      @Override
+      public <Q, R> ServerCall.Listener<Q> interceptCall(ServerCall<Q, R> call, Metadata headers,
+                                                         ServerCallHandler<Q, R> next) {
+        call.setCompression(compressor);
+        return next.startCall(call, headers);
+      }
+    };
+  }
+
   static SslContext sslContext(ServerTls tls) throws SSLException {
     TlsFiles.Identity identity = TlsFiles.identity(tls.cert(), tls.key());
     SslContextBuilder builder = GrpcSslContexts.configure(SslContextBuilder.forServer(identity.keyManagers()));
