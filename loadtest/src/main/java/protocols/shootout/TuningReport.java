@@ -15,7 +15,9 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.function.Function;
+import java.util.stream.Collectors;
 import protocols.lab.RpcFramework;
 import protocols.load.RunAnalysis;
 import protocols.load.SummaryListener;
@@ -69,7 +71,7 @@ final class TuningReport implements SummaryListener {
   record Row(String framework, String configuration, String knob, String value, String side, boolean base,
              boolean defaults, int clients, int trials, long calls, long ko, Interval callsPerSecond, Interval p50,
              Interval p99, Interval cpuPerCall, Interval vsDefaults, Verdict verdict, Interval p50VsDefaults,
-             Verdict p50Verdict, Interval p99VsDefaults, Verdict p99Verdict, String server) {
+             Verdict p50Verdict, Interval p99VsDefaults, Verdict p99Verdict, String server, int warnings) {
   }
 
   /** A framework's best configuration at a level: the fastest one measurably faster than the defaults, else the defaults. */
@@ -106,7 +108,8 @@ final class TuningReport implements SummaryListener {
     TrialComparison trials = new TrialComparison(requests, seed);
     Function<String, CpuSampler.Shares> cpu = name -> analysis.level(name).map(RunAnalysis.Assessment::cpu)
         .filter(c -> c != null && c.seconds() > 0).orElse(null);
-    List<Row> rows = rows(trials, cpu);
+    Set<String> warned = analysis.warnings().stream().map(Warning::request).collect(Collectors.toSet());
+    List<Row> rows = rows(trials, cpu, warned);
     List<Best> best = best(rows);
     List<Knob> knobs = knobs(trials);
     Map<String, Map<String, String>> tuned = tuned(knobs);
@@ -126,7 +129,8 @@ final class TuningReport implements SummaryListener {
     return List.of();
   }
 
-  List<Row> rows(TrialComparison trials, Function<String, CpuSampler.Shares> cpu) {
+  /** @param warned the requests (levels) with a validity warning: a row counts its own trials' */
+  List<Row> rows(TrialComparison trials, Function<String, CpuSampler.Shares> cpu, Set<String> warned) {
     List<Row> out = new ArrayList<>();
     for (Configuration c : configurations) {
       String defaults = defaultsOf(c).name();
@@ -152,7 +156,8 @@ final class TuningReport implements SummaryListener {
             ts.stream().mapToLong(RequestStats::ko).sum(), calls, p50, p99, cpuPerCall,
             vs == null ? null : vs.throughputRatio(), vs == null ? null : vs.throughputVerdict(),
             vs == null ? null : vs.p50Ratio(), vs == null ? null : vs.p50Verdict(),
-            vs == null ? null : vs.p99Ratio(), vs == null ? null : vs.p99Verdict(), serverSettings.get(c.name())));
+            vs == null ? null : vs.p99Ratio(), vs == null ? null : vs.p99Verdict(), serverSettings.get(c.name()),
+            (int) ts.stream().filter(t -> warned.contains(t.name())).count()));
       }
     }
     return out;
@@ -187,7 +192,8 @@ final class TuningReport implements SummaryListener {
       Optional<Row> faster = rs.stream().filter(r -> r.verdict() == Verdict.FASTER && r.ko() == 0)
           .max(Comparator.comparingDouble(r -> r.vsDefaults().mid()));
       out.add(faster.map(r -> new Best(framework, clients, r.configuration(), r.vsDefaults(),
-              "the fastest of those measurably faster than the defaults, without a KO"))
+              "the fastest of those measurably faster than the defaults, without a KO" + (r.warnings() == 0 ? ""
+                  : "; " + r.warnings() + " of its trials with a validity warning: run it again before trusting it")))
           .orElseGet(() -> new Best(framework, clients, rs.stream().filter(Row::defaults).findFirst()
               .map(Row::configuration).orElse(framework), null, "no configuration measurably faster than the"
               + " defaults" + rs.stream().filter(r -> r.vsDefaults() != null)
@@ -266,7 +272,7 @@ final class TuningReport implements SummaryListener {
     StringBuilder sb = new StringBuilder("framework,configuration,knob,value,side,clients,trials,calls,ko,calls_per_s,"
         + "calls_per_s_low,calls_per_s_high,p50_us,p50_low,p50_high,p99_us,p99_low,p99_high,cpu_us_per_call,"
         + "vs_defaults,vs_defaults_low,vs_defaults_high,verdict,p50_vs_defaults,p50_verdict,p99_vs_defaults,"
-        + "p99_verdict\n");
+        + "p99_verdict,warnings\n");
     for (Row r : rows) {
       sb.append(String.join(",", List.of(r.framework(), quoted(r.configuration()), nz(r.knob()), nz(r.value()),
           nz(r.side()), Integer.toString(r.clients()), Integer.toString(r.trials()), Long.toString(r.calls()),
@@ -275,7 +281,7 @@ final class TuningReport implements SummaryListener {
           num(r.cpuPerCall(), 1), num(r.vsDefaults(), 3), lo(r.vsDefaults(), 3), hi(r.vsDefaults(), 3),
           r.verdict() == null ? "" : r.verdict().label(), num(r.p50VsDefaults(), 3),
           r.p50Verdict() == null ? "" : r.p50Verdict().label(), num(r.p99VsDefaults(), 3),
-          r.p99Verdict() == null ? "" : r.p99Verdict().label()))).append('\n');
+          r.p99Verdict() == null ? "" : r.p99Verdict().label(), Integer.toString(r.warnings())))).append('\n');
     }
     return sb.toString();
   }
@@ -306,9 +312,9 @@ final class TuningReport implements SummaryListener {
     sb.append(String.format(Locale.ROOT, "%nTuning (calls/s median [95%% interval]; over the defaults, paired by"
         + " round)%n%-44s %7s %26s %28s %s%n", "configuration", "clients", "calls/s", "over the defaults", "verdict"));
     for (Row r : rows) {
-      sb.append(String.format(Locale.ROOT, "%-44s %7d %26s %28s %s%n", r.configuration(), r.clients(),
+      sb.append(String.format(Locale.ROOT, "%-44s %7d %26s %28s %s%s%n", r.configuration(), r.clients(),
           r.callsPerSecond().withBounds(0), r.vsDefaults() == null ? "(the defaults)" : r.vsDefaults().withBounds(3),
-          r.verdict() == null ? "" : r.verdict().label()));
+          r.verdict() == null ? "" : r.verdict().label(), r.warnings() == 0 ? "" : " (" + r.warnings() + " warned)"));
     }
     for (Best b : best) {
       sb.append(String.format(Locale.ROOT, "Best %s at %d clients: %s%s (%s)%n", b.framework(), b.clients(),

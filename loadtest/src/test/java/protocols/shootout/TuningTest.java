@@ -58,13 +58,14 @@ class TuningTest {
     Interval calls = new Interval(900, 1000, 1100, "test");
     Interval vs = defaults ? null : new Interval(lo, ratio, hi, "test");
     return new TuningReport.Row("thrift", configuration, null, null, null, defaults, defaults, 20, 2, 100, 0, calls,
-        calls, calls, null, vs, defaults ? null : verdict, null, null, null, null, null);
+        calls, calls, null, vs, defaults ? null : verdict, null, null, null, null, null, 0);
   }
 
   private static TuningReport.Row withKo(TuningReport.Row r) {
     return new TuningReport.Row(r.framework(), r.configuration(), r.knob(), r.value(), r.side(), r.base(),
         r.defaults(), r.clients(), r.trials(), r.calls(), 3, r.callsPerSecond(), r.p50(), r.p99(), r.cpuPerCall(),
-        r.vsDefaults(), r.verdict(), r.p50VsDefaults(), r.p50Verdict(), r.p99VsDefaults(), r.p99Verdict(), r.server());
+        r.vsDefaults(), r.verdict(), r.p50VsDefaults(), r.p50Verdict(), r.p99VsDefaults(), r.p99Verdict(), r.server(),
+        r.warnings());
   }
 
   @Test
@@ -81,6 +82,29 @@ class TuningTest {
     assertEquals("thrift", best.get(0).configuration());
     assertNull(best.get(0).vsDefaults());
     assertTrue(best.get(0).why().contains("the highest median: thrift a=1"), best.get(0).why());
+  }
+
+  /** A row whose trials carry validity warnings is still a row, but every place it is read says so. */
+  @Test
+  void aWarnedRowSaysSoInTheBestTheCsvAndTheConsole() {
+    TuningReport.Row warned = withWarnings(row("thrift c=1", false, 1.20, 1.10, 1.30, Verdict.FASTER), 2);
+    List<TuningReport.Row> rows = List.of(row("thrift", true, 1, 1, 1, null), warned);
+    TuningReport.Best best = TuningReport.best(rows).get(0);
+    assertEquals("thrift c=1", best.configuration());
+    assertTrue(best.why().contains("2 of its trials with a validity warning"), best.why());
+    String[] csv = TuningReport.csv(rows).split("\n");
+    assertTrue(csv[0].endsWith(",warnings") && csv[1].endsWith(",0") && csv[2].endsWith(",2"), String.join("\n", csv));
+    String console = TuningReport.console(rows, List.of(best), List.of(), Map.of());
+    assertTrue(console.lines().anyMatch(l -> l.startsWith("thrift c=1") && l.endsWith("faster (2 warned)")), console);
+    assertTrue(console.lines().noneMatch(l -> l.startsWith("thrift ") && l.contains("(the defaults)")
+        && l.contains("warned")), console);
+  }
+
+  private static TuningReport.Row withWarnings(TuningReport.Row r, int warnings) {
+    return new TuningReport.Row(r.framework(), r.configuration(), r.knob(), r.value(), r.side(), r.base(),
+        r.defaults(), r.clients(), r.trials(), r.calls(), r.ko(), r.callsPerSecond(), r.p50(), r.p99(), r.cpuPerCall(),
+        r.vsDefaults(), r.verdict(), r.p50VsDefaults(), r.p50Verdict(), r.p99VsDefaults(), r.p99Verdict(), r.server(),
+        warnings);
   }
 
   @Test
