@@ -6,12 +6,17 @@ import contract.dubbo.TripleHost;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.SynchronousQueue;
+import java.util.concurrent.ThreadPoolExecutor;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import org.apache.dubbo.common.threadpool.manager.ExecutorRepository;
 import org.apache.dubbo.config.ApplicationConfig;
 import org.apache.dubbo.config.MethodConfig;
 import org.apache.dubbo.config.ReferenceConfig;
@@ -52,6 +57,8 @@ public final class DubboClient implements RpcClient {
   private final DubboProtocol.Cluster cluster;
   /** Triple instead of the dubbo protocol: protobuf stubs, so no serialization to choose. */
   private final boolean triple;
+  /** The consumer's pool: 0 for Dubbo's cached one, else a fixed pool of this many threads. */
+  private final int consumerThreads;
   /** One reference per service, version and group, made when a request is prepared. */
   private final Map<String, ReferenceConfig<?>> references = new ConcurrentHashMap<>();
   /** Per reference found through the registry: where, and at which addresses. */
@@ -61,18 +68,24 @@ public final class DubboClient implements RpcClient {
   /** PEM copies of a PKCS#12 identity (Dubbo takes file names), deleted when the client closes; else null. */
   private Path tlsFolder;
 
-  DubboClient(RpcSettings settings, String serialization, int maxPayload, DubboProtocol.Cluster cluster) {
-    this(settings, serialization, maxPayload, cluster, false);
+  DubboClient(RpcSettings settings, String serialization, int maxPayload, DubboProtocol.Cluster cluster,
+              int consumerThreads) {
+    this(settings, serialization, maxPayload, cluster, false, consumerThreads);
   }
 
   /** A consumer over Triple, calling the given servers directly. */
   static DubboClient triple(RpcSettings settings, int maxBody) {
-    return new DubboClient(settings, "", maxBody, DubboProtocol.Cluster.DEFAULT, true);
+    return triple(settings, maxBody, 0);
+  }
+
+  static DubboClient triple(RpcSettings settings, int maxBody, int consumerThreads) {
+    return new DubboClient(settings, "", maxBody, DubboProtocol.Cluster.DEFAULT, true, consumerThreads);
   }
 
   private DubboClient(RpcSettings settings, String serialization, int maxPayload, DubboProtocol.Cluster cluster,
-                      boolean triple) {
+                      boolean triple, int consumerThreads) {
     this.triple = triple;
+    this.consumerThreads = consumerThreads;
     this.settings = settings;
     this.cluster = cluster;
     this.serialization = serialization;
@@ -202,6 +215,8 @@ public final class DubboClient implements RpcClient {
       parameters.put("payload", Integer.toString(maxPayload));
     }
     parameters.putAll(DubboConnectionSettings.of(settings));
+    // The consumer's own side of the URL: a direct URL's pool parameters would be dropped as the provider's.
+    Map<String, String> consumerSide = new LinkedHashMap<>(poolParameters(consumerThreads));
     if (settings.viaRegistry().isPresent()) {
       Registry registry = settings.viaRegistry().get();
       RegistryConfig config = new RegistryConfig(registry.toString());
@@ -213,8 +228,10 @@ public final class DubboClient implements RpcClient {
       if (triple) {
         reference.setProtocol("tri"); // only the service's Triple providers
       }
+      parameters.putAll(consumerSide);
       reference.setParameters(parameters);
     } else {
+      reference.setParameters(consumerSide);
       String query = String.join("&", parameters.entrySet().stream().map(e -> e.getKey() + "=" + e.getValue()).toList());
       // Several providers called directly: Dubbo's own cluster over the listed URLs.
       reference.setUrl(String.join(";", settings.targets().stream()
@@ -274,6 +291,44 @@ public final class DubboClient implements RpcClient {
         return;
       }
     }
+  }
+
+  /** A pool size for {@link #poolParameters}: 0 (Dubbo's cached pool) to 1,024 threads. */
+  static int consumerThreads(int threads) {
+    if (threads < 0 || threads > 1_024) {
+      throw new IllegalArgumentException("consumer threads must be between 0 (Dubbo's cached pool) and 1024, got "
+          + threads);
+    }
+    return threads;
+  }
+
+  /**
+   * Dubbo's own pool settings on the consumer's URL, which Dubbo reads when it makes the consumer's shared
+   * executor (the dubbo protocol's clients, Triple's streams): none keeps its cached pool.
+   */
+  static Map<String, String> poolParameters(int threads) {
+    return threads == 0 ? Map.of() : Map.of("threadpool", "fixed", "threads", Integer.toString(threads),
+        "queues", Integer.toString(Integer.MAX_VALUE));
+  }
+
+  static String describePool(int threads) {
+    return threads == 0 ? "Dubbo's default: a cached pool, a thread per reply in hand"
+        : "a fixed pool of " + threads + " threads, unbounded queue";
+  }
+
+  /**
+   * The pool Dubbo made for this consumer's replies, as it is: "fixed, 2 threads" or "cached, up to N
+   * threads", read from Dubbo's executor repository; empty before a reference exists.
+   */
+  public Optional<String> consumerPool() {
+    return references.values().stream().flatMap(r -> invokers(r).stream()).findFirst().map(i -> {
+      ExecutorService e = ExecutorRepository.getInstance(bootstrap.getApplicationModel()).getExecutor(i.getUrl());
+      if (!(e instanceof ThreadPoolExecutor pool)) {
+        return String.valueOf(e);
+      }
+      boolean cached = pool.getQueue() instanceof SynchronousQueue;
+      return (cached ? "cached, up to " : "fixed, ") + pool.getMaximumPoolSize() + " threads";
+    });
   }
 
   /** The run's invocation model: callback mode makes notifying references. */

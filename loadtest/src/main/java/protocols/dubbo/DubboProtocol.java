@@ -22,6 +22,7 @@ public final class DubboProtocol extends DubboFamilyProtocol<DubboProtocol> {
 
   private final String serialization;
   private final Cluster cluster;
+  private final int consumerThreads;
 
   /**
    * How a reference spreads calls over several providers: Dubbo's own load balancer and cluster
@@ -40,14 +41,16 @@ public final class DubboProtocol extends DubboFamilyProtocol<DubboProtocol> {
   }
 
   DubboProtocol(RpcSettings settings, String serialization) {
-    this(settings, serialization, Cluster.DEFAULT);
+    this(settings, serialization, Cluster.DEFAULT, 0);
   }
 
-  private DubboProtocol(RpcSettings settings, String serialization, Cluster cluster) {
-    super(settings, new Spec<>(KEY, "dubbo", DEFAULT_PAYLOAD, s -> new DubboProtocol(s, serialization, cluster),
-        (p, loops) -> new DubboClient(p.settings(), serialization, p.maxMessageBytes(), cluster)));
+  private DubboProtocol(RpcSettings settings, String serialization, Cluster cluster, int consumerThreads) {
+    super(settings, new Spec<>(KEY, "dubbo", DEFAULT_PAYLOAD,
+        s -> new DubboProtocol(s, serialization, cluster, consumerThreads),
+        (p, loops) -> new DubboClient(p.settings(), serialization, p.maxMessageBytes(), cluster, consumerThreads)));
     this.serialization = serialization;
     this.cluster = cluster;
+    this.consumerThreads = consumerThreads;
   }
 
   /** hessian2 (Dubbo's default), kryo (the write-up's) or fastjson2; the server must use the same. */
@@ -56,19 +59,19 @@ public final class DubboProtocol extends DubboFamilyProtocol<DubboProtocol> {
       throw new IllegalArgumentException("Dubbo serialization must be one of "
           + String.join("|", DubboSerialization.SUPPORTED) + ", got '" + name + "'");
     }
-    return new DubboProtocol(settings(), name, cluster);
+    return new DubboProtocol(settings(), name, cluster, consumerThreads);
   }
 
   /** Dubbo's load balancer over several providers: random (its default), roundrobin, leastactive, ... */
   public DubboProtocol loadbalance(String name) {
     return new DubboProtocol(settings(), serialization,
-        new Cluster(oneOf("loadbalance", name, LOAD_BALANCERS), cluster.strategy(), cluster.retries()));
+        new Cluster(oneOf("loadbalance", name, LOAD_BALANCERS), cluster.strategy(), cluster.retries()), consumerThreads);
   }
 
   /** Dubbo's cluster strategy: failover (its default), failfast, failsafe, failback, available. */
   public DubboProtocol cluster(String name) {
     return new DubboProtocol(settings(), serialization,
-        new Cluster(cluster.loadbalance(), oneOf("cluster", name, CLUSTERS), cluster.retries()));
+        new Cluster(cluster.loadbalance(), oneOf("cluster", name, CLUSTERS), cluster.retries()), consumerThreads);
   }
 
   /** Retries of a failover cluster on another provider (default 0: each call is timed once, as it went). */
@@ -76,7 +79,16 @@ public final class DubboProtocol extends DubboFamilyProtocol<DubboProtocol> {
     if (retries < 0 || retries > 10) {
       throw new IllegalArgumentException("Dubbo retries must be between 0 and 10, got " + retries);
     }
-    return new DubboProtocol(settings(), serialization, new Cluster(cluster.loadbalance(), cluster.strategy(), retries));
+    return new DubboProtocol(settings(), serialization, new Cluster(cluster.loadbalance(), cluster.strategy(), retries),
+        consumerThreads);
+  }
+
+  /**
+   * The consumer's pool, where replies go from Dubbo's Netty thread: 0 (the default) is Dubbo's cached pool,
+   * a thread per reply in hand; n a fixed pool of n threads and an unbounded queue.
+   */
+  public DubboProtocol consumerThreads(int threads) {
+    return new DubboProtocol(settings(), serialization, cluster, DubboClient.consumerThreads(threads));
   }
 
   private static String oneOf(String what, String name, List<String> allowed) {
@@ -91,10 +103,14 @@ public final class DubboProtocol extends DubboFamilyProtocol<DubboProtocol> {
     return serialization;
   }
 
+  public int consumerThreads() {
+    return consumerThreads;
+  }
+
   @Override
   public ClientPath clientPath() {
     return new ClientPath("one per provider", "one per provider, shared by every call (Dubbo's default), on Dubbo's own Netty threads", 3,
-        "the write, from the user's loop to Dubbo's Netty thread; the reply, to Dubbo's shared consumer executor"
+        "the write, from the user's loop to Dubbo's Netty thread; the reply, to the consumer's pool"
         + " (its default dispatcher); from there to the user's loop");
   }
 
@@ -114,6 +130,7 @@ public final class DubboProtocol extends DubboFamilyProtocol<DubboProtocol> {
   public Map<String, Object> describe() {
     Map<String, Object> d = new LinkedHashMap<>();
     d.put("serialization", serialization);
+    d.put("consumer pool", DubboClient.describePool(consumerThreads));
     settings().viaRegistry().ifPresent(r -> d.put("discovery", "interface-level (Dubbo 2 style): providers register"
         + " their URLs under the interface, the consumer subscribes with migration step FORCE_INTERFACE"));
     return d;

@@ -17,16 +17,35 @@ public final class TripleProtocol extends DubboFamilyProtocol<TripleProtocol> {
   /** Triple's own default largest message body, also the Triple echo server's --max-message default. */
   static final int DEFAULT_MAX_BODY = TripleConfig.DEFAULT_MAX_RESPONSE_BODY_SIZE;
 
+  private final int consumerThreads;
+
   TripleProtocol(RpcSettings settings) {
-    super(settings, new Spec<>(KEY, "triple", DEFAULT_MAX_BODY, TripleProtocol::new,
-        (p, loops) -> DubboClient.triple(p.settings(), p.maxMessageBytes())));
+    this(settings, 0);
+  }
+
+  private TripleProtocol(RpcSettings settings, int consumerThreads) {
+    super(settings, new Spec<>(KEY, "triple", DEFAULT_MAX_BODY, s -> new TripleProtocol(s, consumerThreads),
+        (p, loops) -> DubboClient.triple(p.settings(), p.maxMessageBytes(), consumerThreads)));
+    this.consumerThreads = consumerThreads;
+  }
+
+  /**
+   * The consumer's pool, where Triple hands each of a reply's frames from Dubbo's Netty thread: 0 (the
+   * default) is Dubbo's cached pool, a thread per frame in hand; n a fixed pool of n threads and an unbounded queue.
+   */
+  public TripleProtocol consumerThreads(int threads) {
+    return new TripleProtocol(settings(), DubboClient.consumerThreads(threads));
+  }
+
+  public int consumerThreads() {
+    return consumerThreads;
   }
 
   @Override
   public ClientPath clientPath() {
     return new ClientPath("one per provider", "one per provider, shared by every call (Dubbo's default), on Dubbo's own Netty threads", 3,
-        "the write, from the user's loop to Dubbo's Netty thread; the reply, to Triple's callback executor"
-        + " (Dubbo offers no other); from there to the user's loop");
+        "the write, from the user's loop to Dubbo's Netty thread; the reply, to the consumer's pool, where Triple"
+        + " runs its callbacks; from there to the user's loop");
   }
 
   @Override
@@ -36,6 +55,7 @@ public final class TripleProtocol extends DubboFamilyProtocol<TripleProtocol> {
 
   @Override
   public Map<String, Object> describe() {
-    return Map.of("protocol", "tri (protobuf, the stubs of Dubbo's protoc plugin)");
+    return Map.of("protocol", "tri (protobuf, the stubs of Dubbo's protoc plugin)",
+        "consumer pool", DubboClient.describePool(consumerThreads));
   }
 }

@@ -98,6 +98,30 @@ class KnobsTest {
     }
   }
 
+  /** The pool Dubbo made for the consumer's replies, read from Dubbo after a call: cached by default, else fixed. */
+  @Test
+  void dubbosAndTriplesConsumerPoolIsTheKnobs() throws Exception {
+    assertConsumerPools(DubboFramework.FRAMEWORK);
+    assertConsumerPools(TripleFramework.FRAMEWORK);
+  }
+
+  private static <R> void assertConsumerPools(RpcFramework<protocols.dubbo.DubboClient, R> framework) throws Exception {
+    for (int threads : new int[] {0, 2}) {
+      LoadParams knob = new LoadParams(Map.of(framework.name() + ".consumerThreads", Integer.toString(threads)));
+      try (EmbeddedServer server = EmbeddedServer.start(framework.name(), framework.serverMainClass(),
+          framework.serverArgs(knob));
+           protocols.dubbo.DubboClient client = framework.configured(knob, server.address(), InvocationMode.ASYNC)
+               .newClient()) {
+        R order = framework.order(1, knob);
+        assertEquals(order, framework.echo(client).callAsync(client, order).toCompletableFuture()
+            .get(10, TimeUnit.SECONDS), "one call, so the consumer's pool is made");
+        String pool = client.consumerPool().orElseThrow();
+        assertTrue(threads == 0 ? pool.startsWith("cached, up to ") : pool.equals("fixed, 2 threads"),
+            framework.name() + ".consumerThreads=" + threads + ": " + pool);
+      }
+    }
+  }
+
   @Test
   void triple() {
     assertEquals("Dubbo Triple provider, fixed pool of 8 threads, HTTP/2 initial window 8388608 bytes",

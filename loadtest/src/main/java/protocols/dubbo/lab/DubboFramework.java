@@ -18,7 +18,8 @@ public final class DubboFramework {
   /** {@code -Dserialization=hessian2|kryo|fastjson2} sets both sides. */
   public static final RpcFramework<DubboClient, Order> FRAMEWORK = RpcFramework.<DubboClient, Order>of("dubbo",
           DubboBootstrap.class, "servers.dubbo.DubboEchoServer", "--payload",
-          p -> DubboDsl.dubbo.serialization(p.string("serialization", DubboSerialization.DEFAULT)),
+          p -> DubboDsl.dubbo.serialization(p.string("serialization", DubboSerialization.DEFAULT))
+              .consumerThreads(p.intParam("dubbo.consumerThreads", 0, 0, 1_024)),
           dubbo("echo").service(MobileService.class).call(MobileService::hello, MobileService::helloAsync).calls(),
           DubboDsl::order)
       .withParam("serialization", DubboSerialization.DEFAULT, RpcFramework.Side.BOTH, "--serialization",
@@ -30,6 +31,9 @@ public final class DubboFramework {
       .withParam("dubbo.dispatcher", "all", Side.SERVER, "--dispatcher", List.of("all", "direct", "message",
           "execution", "connection"), "which of the provider's messages go to its pool (direct: none, the call runs on"
           + " the I/O thread)")
+      .withParam("dubbo.consumerThreads", 0, Side.CLIENT, null, new Range(0, 1_024), List.of(0, 1, 2),
+          "the consumer's pool, where replies go from Dubbo's Netty thread (Dubbo's threadpool, threads and queues on"
+              + " the consumer's URL): 0 its cached pool, a thread per reply in hand; n a fixed pool of n threads")
       .withConnections(List.of(0, 2, 4), "one per provider, shared by every call (Dubbo's default)");
 
   private DubboFramework() {}
