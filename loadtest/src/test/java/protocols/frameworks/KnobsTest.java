@@ -76,6 +76,8 @@ class KnobsTest {
     assertEquals("Dubbo provider, dispatcher direct, cached pool of 8 threads, serialization kryo",
         serverRuns(DubboFramework.FRAMEWORK, Map.of("dubbo.dispatcher", "direct", "dubbo.threadpool", "cached",
             "dubbo.serverThreads", "8", "serialization", "kryo")));
+    assertEquals("Dubbo provider, dispatcher all, fixed pool of 200 threads, queue of 1000, serialization hessian2",
+        serverRuns(DubboFramework.FRAMEWORK, Map.of("dubbo.serverQueues", "1000")));
     assertEquals("kryo", ((protocols.dubbo.DubboProtocol) DubboFramework.FRAMEWORK.protocol(
         new LoadParams(Map.of("serialization", "kryo")))).serialization(), "the consumer's serialization");
   }
@@ -128,6 +130,8 @@ class KnobsTest {
         serverRuns(TripleFramework.FRAMEWORK, Map.of("triple.serverThreads", "8")));
     assertEquals("Dubbo Triple provider, fixed pool of 200 threads, HTTP/2 initial window 65535 bytes",
         serverRuns(TripleFramework.FRAMEWORK, Map.of("triple.flowWindow", "65535")));
+    assertEquals("Dubbo Triple provider, fixed pool of 2 threads, queue of 1000, HTTP/2 initial window 8388608 bytes",
+        serverRuns(TripleFramework.FRAMEWORK, Map.of("triple.serverThreads", "2", "triple.serverQueues", "1000")));
   }
 
   @Test

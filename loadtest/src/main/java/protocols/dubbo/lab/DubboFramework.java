@@ -26,6 +26,9 @@ public final class DubboFramework {
           DubboSerialization.SUPPORTED, "how Dubbo's protocol encodes the Order (the consumer's URL and the provider's)")
       .withParam("dubbo.serverThreads", 200, Side.SERVER, "--threads", new Range(1, 10_000), List.of(8, 200),
           "the provider's thread pool size")
+      .withParam("dubbo.serverQueues", 0, Side.SERVER, "--queues", new Range(0, Integer.MAX_VALUE),
+          List.of(0, 1_000_000), "the provider pool's queue (Dubbo's queues): 0 none, each call handed to an idle"
+              + " thread or refused; n a queue of n calls")
       .withParam("dubbo.threadpool", "fixed", Side.SERVER, "--threadpool", List.of("fixed", "cached", "limited",
           "eager"), "the provider's thread pool kind")
       .withParam("dubbo.dispatcher", "all", Side.SERVER, "--dispatcher", List.of("all", "direct", "message",

@@ -20,6 +20,9 @@ public final class TripleFramework {
       (id, name) -> SampleOrder.make(GrpcOrder::of, id, name))
       .withParam("triple.serverThreads", 200, RpcFramework.Side.SERVER, "--threads", new RpcFramework.Range(1, 10_000),
           java.util.List.of(8, 200), "the Triple provider's thread pool size")
+      .withParam("triple.serverQueues", 0, RpcFramework.Side.SERVER, "--queues",
+          new RpcFramework.Range(0, Integer.MAX_VALUE), java.util.List.of(0, 1_000_000), "the provider pool's queue"
+              + " (Dubbo's queues): 0 none, each call handed to an idle thread or refused; n a queue of n calls")
       .withParam("triple.flowWindow", 8 * 1024 * 1024, RpcFramework.Side.SERVER, "--flow-window",
           new RpcFramework.Range(65_535, Integer.MAX_VALUE), java.util.List.of(65_535, 1024 * 1024, 8 * 1024 * 1024),
           "the provider's HTTP/2 initial window per call, bytes (Triple's initialWindowSize)")

@@ -26,7 +26,7 @@ import servers.common.ServiceDelay;
  * Dubbo provider of the echo: dubbo protocol over Netty; with no registry clients connect directly,
  * with {@code --registry zookeeper://host:port} it registers its URL there (interface-level).
  *
- * <pre>java servers.dubbo.DubboEchoServer [--host 127.0.0.1] [--port 20880] [--threads 200]
+ * <pre>java servers.dubbo.DubboEchoServer [--host 127.0.0.1] [--port 20880] [--threads 200] [--queues 0]
  *     [--serialization hessian2|kryo|fastjson2] [--payload 8388608] [--registry none|zookeeper://host:port]
  *     [--dispatcher all|direct|message|execution|connection] [--threadpool fixed|cached|limited|eager]</pre>
  */
@@ -45,6 +45,8 @@ public final class DubboEchoServer {
     Map<String, String> defaults = EchoServerMain.commonDefaults(port);
     // 200 provider threads: the write-up's pool, and Dubbo's own default for a fixed pool.
     defaults.put("threads", "200");
+    // Dubbo's own default: no queue (a SynchronousQueue), each call handed to an idle thread or refused.
+    defaults.put("queues", "0");
     defaults.put("serialization", DubboSerialization.DEFAULT);
     // Dubbo's own defaults: every message to the provider pool ("all"), a fixed pool.
     defaults.put("dispatcher", "all");
@@ -58,6 +60,7 @@ public final class DubboEchoServer {
       Optional<ServerTls> tls) {
     String serialization = flags.oneOf("serialization", DubboSerialization.SUPPORTED.toArray(String[]::new));
     int threads = flags.intValue("threads", 1, 10_000);
+    int queues = flags.intValue("queues", 0, Integer.MAX_VALUE);
     String dispatcher = flags.oneOf("dispatcher", DISPATCHERS);
     String threadpool = flags.oneOf("threadpool", THREADPOOLS);
     int payload = flags.intValue("payload", 1024, Integer.MAX_VALUE);
@@ -78,6 +81,7 @@ public final class DubboEchoServer {
     protocol.setThreadpool(threadpool);
     protocol.setDispatcher(dispatcher);
     protocol.setThreads(threads);
+    protocol.setQueues(queues);
     protocol.setPayload(payload);
     protocol.setSerialization(serialization);
     protocol.setPreferSerialization(serialization);
@@ -96,8 +100,14 @@ public final class DubboEchoServer {
     org.apache.dubbo.common.URL url = service.getExportedUrls().get(0);
     return EchoServerMain.RunningServer.naming("Dubbo provider, dispatcher " + url.getParameter("dispatcher", "all")
         + ", " + url.getParameter("threadpool", "fixed") + " pool of " + url.getParameter("threads", "200")
-        + " threads, serialization " + url.getParameter("serialization", "?"),
+        + " threads" + queue(url) + ", serialization " + url.getParameter("serialization", "?"),
         ZooKeeperRegistration.register(bootstrap, registryAddress, service.getExportedUrls(), host));
+  }
+
+  /** The pool's queue as the exported URL says it: nothing for Dubbo's default (none, a SynchronousQueue). */
+  static String queue(org.apache.dubbo.common.URL url) {
+    int queues = url.getParameter("queues", 0);
+    return queues > 0 ? ", queue of " + queues : "";
   }
 
   /** Dubbo's dispatchers: which messages go to the provider pool (all, ...) or stay on the I/O thread (direct). */

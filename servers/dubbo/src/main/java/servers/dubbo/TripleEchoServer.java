@@ -36,8 +36,8 @@ import servers.common.ServiceDelay;
  *
  * With {@code --registry zookeeper://host:port} it registers its {@code tri://} URL there (interface-level).
  *
- * <pre>java servers.dubbo.TripleEchoServer [--host 127.0.0.1] [--port 50052] [--threads 200] [--max-message 8388608]
- *     [--registry none|zookeeper://host:port] [--flow-window 8388608]</pre>
+ * <pre>java servers.dubbo.TripleEchoServer [--host 127.0.0.1] [--port 50052] [--threads 200] [--queues 0]
+ *     [--max-message 8388608] [--registry none|zookeeper://host:port] [--flow-window 8388608]</pre>
  *
  * {@code --flow-window} is the HTTP/2 initial window the provider grants each call (Triple's
  * {@code initialWindowSize}; its default 8 MiB): how much a client may send on a call before the
@@ -57,6 +57,8 @@ public final class TripleEchoServer {
   public static Map<String, String> defaults(int port) {
     Map<String, String> defaults = EchoServerMain.commonDefaults(port);
     defaults.put("threads", "200"); // the write-up's pool, as the dubbo protocol's server
+    // Dubbo's own default: no queue (a SynchronousQueue), each call handed to an idle thread or refused.
+    defaults.put("queues", "0");
     defaults.put("max-message", Integer.toString(DEFAULT_MAX_MESSAGE));
     defaults.put("registry", ZooKeeperRegistration.NO_REGISTRY);
     defaults.put("flow-window", Integer.toString(TripleConfig.DEFAULT_INITIAL_WINDOW_SIZE));
@@ -66,6 +68,7 @@ public final class TripleEchoServer {
   public static EchoServerMain.RunningServer start(ServerFlags flags, String host, int port,
       Optional<ServerTls> tls) {
     int threads = flags.intValue("threads", 1, 10_000);
+    int queues = flags.intValue("queues", 0, Integer.MAX_VALUE);
     int maxMessage = flags.intValue("max-message", 1024, Integer.MAX_VALUE);
     int flowWindow = flags.intValue("flow-window", 65_535, Integer.MAX_VALUE);
     String registryAddress = ZooKeeperRegistration.checked(flags.get("registry"));
@@ -85,6 +88,7 @@ public final class TripleEchoServer {
     protocol.setTriple(triple);
     protocol.setThreadpool("fixed");
     protocol.setThreads(threads);
+    protocol.setQueues(queues);
 
     ServiceConfig<MobileService> service = new ServiceConfig<>();
     service.setInterface(MobileService.class);
@@ -101,7 +105,8 @@ public final class TripleEchoServer {
     // The window as Dubbo's HTTP/2 codec reads it: the exported URL's protocol config.
     int window = ConfigManager.getProtocolOrDefault(url).getTripleOrDefault().getInitialWindowSizeOrDefault();
     return EchoServerMain.RunningServer.naming("Dubbo Triple provider, " + url.getParameter("threadpool", "fixed")
-        + " pool of " + url.getParameter("threads", "200") + " threads, HTTP/2 initial window " + window + " bytes",
+        + " pool of " + url.getParameter("threads", "200") + " threads" + DubboEchoServer.queue(url)
+        + ", HTTP/2 initial window " + window + " bytes",
         ZooKeeperRegistration.register(bootstrap, registryAddress, service.getExportedUrls(), TripleHost.exact(host)));
   }
 
