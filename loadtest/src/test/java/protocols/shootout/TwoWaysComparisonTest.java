@@ -99,6 +99,30 @@ class TwoWaysComparisonTest {
     return all;
   }
 
+  /** A TLS pair of gRPC over three rounds, TLS at {@code factors} of plaintext's calls/s, and the report on it. */
+  private record TlsPair(TwoWays pair, ComparisonReport report, List<RequestStats> all, List<Comparison.Pair> pairs) {
+    TwoWays.Row row() throws java.io.IOException {
+      return TwoWays.rows(List.of(pair), report.rows(all), pairs).get(0);
+    }
+
+    String table(TwoWays.Row row) {
+      return TwoWays.table(TwoWays.Contrast.TLS, List.of(pair), List.of(row));
+    }
+
+    void write(Path dir) throws java.io.IOException {
+      report.written(dir, all, RunAnalysis.of(all, Optional.empty(), List.of()), false);
+    }
+  }
+
+  private static TlsPair tlsPair(List<String> variants, double[] factors) {
+    TwoWays pair = new TwoWays(TwoWays.Contrast.TLS, "grpc", "grpc tls", "tls", 120, 180);
+    ComparisonReport report = new ComparisonReport(variants, Map.of(), List.of(InvocationMode.ASYNC), List.of(1),
+        "netty", Map.of(), Map.of(), List.of(pair), Map.of(), 11);
+    List<RequestStats> all = tlsRounds(new double[] {1000, 1100, 900}, factors);
+    return new TlsPair(pair, report, all, new TrialComparison(all, 11).pairs(variants, List.of(InvocationMode.ASYNC),
+        List.of(1)));
+  }
+
   /**
    * TLS run first ({@code -Dtls=true,false}) in three rounds at half plaintext's calls/s: the TLS row's
    * interval and verdict are its pair's, turned round to read TLS over plaintext, on the console, the
@@ -106,23 +130,16 @@ class TwoWaysComparisonTest {
    */
   @Test
   void aTwoWaysRowCarriesItsPairsIntervalAndVerdictReadAsVariantOverBaseline(@TempDir Path dir) throws Exception {
-    TwoWays pair = new TwoWays(TwoWays.Contrast.TLS, "grpc", "grpc tls", "tls", 120, 180);
-    List<String> variants = List.of("grpc tls", "grpc");
-    ComparisonReport report = new ComparisonReport(variants, Map.of(), List.of(InvocationMode.ASYNC), List.of(1),
-        "netty", Map.of(), Map.of(), List.of(pair), Map.of(), 11);
-    List<RequestStats> all = tlsRounds(new double[] {1000, 1100, 900}, new double[] {0.5, 0.5, 0.5});
-    List<Comparison.Pair> pairs = new TrialComparison(all, 11).pairs(variants, List.of(InvocationMode.ASYNC),
-        List.of(1));
-    assertEquals("grpc tls", pairs.get(0).baseline(), "TLS ran first: the pair's baseline");
-    TwoWays.Row row = TwoWays.rows(List.of(pair), report.rows(all), pairs).get(0);
-    assertEquals(protocols.stats.Verdict.FASTER, pairs.get(0).throughputVerdict(), "plaintext over TLS");
+    TlsPair t = tlsPair(List.of("grpc tls", "grpc"), new double[] {0.5, 0.5, 0.5});
+    assertEquals("grpc tls", t.pairs().get(0).baseline(), "TLS ran first: the pair's baseline");
+    TwoWays.Row row = t.row();
+    assertEquals(protocols.stats.Verdict.FASTER, t.pairs().get(0).throughputVerdict(), "plaintext over TLS");
     assertEquals(0.5, row.variantVsBaselineInterval().mid(), 0.02, "TLS over plaintext, not the pair's 2");
     assertTrue(row.variantVsBaselineInterval().hi() < 1, row.variantVsBaselineInterval().toString());
     assertEquals(protocols.stats.Verdict.SLOWER, row.verdict(), "TLS, read as the variant");
-    assertTrue(TwoWays.table(TwoWays.Contrast.TLS, List.of(pair), List.of(row)).lines()
-        .anyMatch(l -> l.startsWith("grpc ") && l.contains("[0.") && l.contains("slower")));
+    assertTrue(t.table(row).lines().anyMatch(l -> l.startsWith("grpc ") && l.contains("[0.") && l.contains("slower")));
 
-    report.written(dir, all, RunAnalysis.of(all, Optional.empty(), List.of()), false);
+    t.write(dir);
     String html = Files.readString(dir.resolve(ComparisonReport.HTML));
     java.util.regex.Matcher cell = java.util.regex.Pattern.compile("data-tls=\"grpc\".*?<td class=\"interval\">"
         + "\\[([0-9.]+), ([0-9.]+)\\]</td><td class=\"verdict t\">([^<]+)</td>").matcher(html);
@@ -141,20 +158,13 @@ class TwoWaysComparisonTest {
    */
   @Test
   void aTwoWaysRowsRatioIsItsPairsNotTheMediansRatio(@TempDir Path dir) throws Exception {
-    TwoWays pair = new TwoWays(TwoWays.Contrast.TLS, "grpc", "grpc tls", "tls", 120, 180);
-    List<String> variants = List.of("grpc", "grpc tls");
-    ComparisonReport report = new ComparisonReport(variants, Map.of(), List.of(InvocationMode.ASYNC), List.of(1),
-        "netty", Map.of(), Map.of(), List.of(pair), Map.of(), 11);
-    List<RequestStats> all = tlsRounds(new double[] {1000, 1100, 900}, new double[] {0.5, 0.9, 0.6});
-    List<Comparison.Pair> pairs = new TrialComparison(all, 11).pairs(variants, List.of(InvocationMode.ASYNC),
-        List.of(1));
-    TwoWays.Row row = TwoWays.rows(List.of(pair), report.rows(all), pairs).get(0);
+    TlsPair t = tlsPair(List.of("grpc", "grpc tls"), new double[] {0.5, 0.9, 0.6});
+    TwoWays.Row row = t.row();
     assertEquals(0.54, row.variantThroughput() / row.baselineThroughput(), 0.01, "the medians' ratio");
     assertEquals(Math.cbrt(0.5 * 0.9 * 0.6), row.variantVsBaseline(), 0.01, "the pair's ratio");
     assertEquals(row.variantVsBaselineInterval().mid(), row.variantVsBaseline(), 1e-9);
-    assertTrue(TwoWays.table(TwoWays.Contrast.TLS, List.of(pair), List.of(row)).lines()
-        .anyMatch(l -> l.startsWith("grpc ") && l.contains(" 0.65 ")));
-    report.written(dir, all, RunAnalysis.of(all, Optional.empty(), List.of()), false);
+    assertTrue(t.table(row).lines().anyMatch(l -> l.startsWith("grpc ") && l.contains(" 0.65 ")));
+    t.write(dir);
     assertTrue(Files.readString(dir.resolve(ComparisonReport.HTML)).matches("(?s).*data-tls=\"grpc\".*?"
         + "<td class=\"ratio\">0\\.65</td>.*"), "the page's ratio cell");
   }
