@@ -8,9 +8,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.SynchronousQueue;
-import java.util.concurrent.ThreadPoolExecutor;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.io.IOException;
@@ -216,7 +213,7 @@ public final class DubboClient implements RpcClient {
     }
     parameters.putAll(DubboConnectionSettings.of(settings));
     // The consumer's own side of the URL: a direct URL's pool parameters would be dropped as the provider's.
-    Map<String, String> consumerSide = new LinkedHashMap<>(poolParameters(consumerThreads));
+    Map<String, String> consumerSide = new LinkedHashMap<>(DubboConsumerPool.parameters(consumerThreads));
     if (settings.viaRegistry().isPresent()) {
       Registry registry = settings.viaRegistry().get();
       RegistryConfig config = new RegistryConfig(registry.toString());
@@ -293,42 +290,13 @@ public final class DubboClient implements RpcClient {
     }
   }
 
-  /** A pool size for {@link #poolParameters}: 0 (Dubbo's cached pool) to 1,024 threads. */
-  static int consumerThreads(int threads) {
-    if (threads < 0 || threads > 1_024) {
-      throw new IllegalArgumentException("consumer threads must be between 0 (Dubbo's cached pool) and 1024, got "
-          + threads);
-    }
-    return threads;
-  }
-
-  /**
-   * Dubbo's own pool settings on the consumer's URL, which Dubbo reads when it makes the consumer's shared
-   * executor (the dubbo protocol's clients, Triple's streams): none keeps its cached pool.
-   */
-  static Map<String, String> poolParameters(int threads) {
-    return threads == 0 ? Map.of() : Map.of("threadpool", "fixed", "threads", Integer.toString(threads),
-        "queues", Integer.toString(Integer.MAX_VALUE));
-  }
-
-  static String describePool(int threads) {
-    return threads == 0 ? "Dubbo's default: a cached pool, a thread per reply in hand"
-        : "a fixed pool of " + threads + " threads, unbounded queue";
-  }
-
   /**
    * The pool Dubbo made for this consumer's replies, as it is: "fixed, 2 threads" or "cached, up to N
    * threads", read from Dubbo's executor repository; empty before a reference exists.
    */
   public Optional<String> consumerPool() {
-    return references.values().stream().flatMap(r -> invokers(r).stream()).findFirst().map(i -> {
-      ExecutorService e = ExecutorRepository.getInstance(bootstrap.getApplicationModel()).getExecutor(i.getUrl());
-      if (!(e instanceof ThreadPoolExecutor pool)) {
-        return String.valueOf(e);
-      }
-      boolean cached = pool.getQueue() instanceof SynchronousQueue;
-      return (cached ? "cached, up to " : "fixed, ") + pool.getMaximumPoolSize() + " threads";
-    });
+    return references.values().stream().flatMap(r -> invokers(r).stream()).findFirst().map(i -> DubboConsumerPool.of(
+        ExecutorRepository.getInstance(bootstrap.getApplicationModel()).getExecutor(i.getUrl())));
   }
 
   /** The run's invocation model: callback mode makes notifying references. */

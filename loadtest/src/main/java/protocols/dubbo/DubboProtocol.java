@@ -22,7 +22,6 @@ public final class DubboProtocol extends DubboFamilyProtocol<DubboProtocol> {
 
   private final String serialization;
   private final Cluster cluster;
-  private final int consumerThreads;
 
   /**
    * How a reference spreads calls over several providers: Dubbo's own load balancer and cluster
@@ -47,10 +46,10 @@ public final class DubboProtocol extends DubboFamilyProtocol<DubboProtocol> {
   private DubboProtocol(RpcSettings settings, String serialization, Cluster cluster, int consumerThreads) {
     super(settings, new Spec<>(KEY, "dubbo", DEFAULT_PAYLOAD,
         s -> new DubboProtocol(s, serialization, cluster, consumerThreads),
-        (p, loops) -> new DubboClient(p.settings(), serialization, p.maxMessageBytes(), cluster, consumerThreads)));
+        (p, loops) -> new DubboClient(p.settings(), serialization, p.maxMessageBytes(), cluster, consumerThreads)),
+        consumerThreads);
     this.serialization = serialization;
     this.cluster = cluster;
-    this.consumerThreads = consumerThreads;
   }
 
   /** hessian2 (Dubbo's default), kryo (the write-up's) or fastjson2; the server must use the same. */
@@ -59,19 +58,21 @@ public final class DubboProtocol extends DubboFamilyProtocol<DubboProtocol> {
       throw new IllegalArgumentException("Dubbo serialization must be one of "
           + String.join("|", DubboSerialization.SUPPORTED) + ", got '" + name + "'");
     }
-    return new DubboProtocol(settings(), name, cluster, consumerThreads);
+    return new DubboProtocol(settings(), name, cluster, consumerThreadCount());
   }
 
   /** Dubbo's load balancer over several providers: random (its default), roundrobin, leastactive, ... */
   public DubboProtocol loadbalance(String name) {
     return new DubboProtocol(settings(), serialization,
-        new Cluster(oneOf("loadbalance", name, LOAD_BALANCERS), cluster.strategy(), cluster.retries()), consumerThreads);
+        new Cluster(oneOf("loadbalance", name, LOAD_BALANCERS), cluster.strategy(), cluster.retries()),
+        consumerThreadCount());
   }
 
   /** Dubbo's cluster strategy: failover (its default), failfast, failsafe, failback, available. */
   public DubboProtocol cluster(String name) {
     return new DubboProtocol(settings(), serialization,
-        new Cluster(cluster.loadbalance(), oneOf("cluster", name, CLUSTERS), cluster.retries()), consumerThreads);
+        new Cluster(cluster.loadbalance(), oneOf("cluster", name, CLUSTERS), cluster.retries()),
+        consumerThreadCount());
   }
 
   /** Retries of a failover cluster on another provider (default 0: each call is timed once, as it went). */
@@ -80,15 +81,12 @@ public final class DubboProtocol extends DubboFamilyProtocol<DubboProtocol> {
       throw new IllegalArgumentException("Dubbo retries must be between 0 and 10, got " + retries);
     }
     return new DubboProtocol(settings(), serialization, new Cluster(cluster.loadbalance(), cluster.strategy(), retries),
-        consumerThreads);
+        consumerThreadCount());
   }
 
-  /**
-   * The consumer's pool, where replies go from Dubbo's Netty thread: 0 (the default) is Dubbo's cached pool,
-   * a thread per reply in hand; n a fixed pool of n threads and an unbounded queue.
-   */
-  public DubboProtocol consumerThreads(int threads) {
-    return new DubboProtocol(settings(), serialization, cluster, DubboClient.consumerThreads(threads));
+  @Override
+  DubboProtocol withConsumerThreads(int threads) {
+    return new DubboProtocol(settings(), serialization, cluster, threads);
   }
 
   private static String oneOf(String what, String name, List<String> allowed) {
@@ -101,10 +99,6 @@ public final class DubboProtocol extends DubboFamilyProtocol<DubboProtocol> {
 
   public String serialization() {
     return serialization;
-  }
-
-  public int consumerThreads() {
-    return consumerThreads;
   }
 
   @Override
@@ -130,7 +124,7 @@ public final class DubboProtocol extends DubboFamilyProtocol<DubboProtocol> {
   public Map<String, Object> describe() {
     Map<String, Object> d = new LinkedHashMap<>();
     d.put("serialization", serialization);
-    d.put("consumer pool", DubboClient.describePool(consumerThreads));
+    d.put("consumer pool", consumerPool());
     settings().viaRegistry().ifPresent(r -> d.put("discovery", "interface-level (Dubbo 2 style): providers register"
         + " their URLs under the interface, the consumer subscribes with migration step FORCE_INTERFACE"));
     return d;

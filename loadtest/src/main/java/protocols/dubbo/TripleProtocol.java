@@ -17,28 +17,18 @@ public final class TripleProtocol extends DubboFamilyProtocol<TripleProtocol> {
   /** Triple's own default largest message body, also the Triple echo server's --max-message default. */
   static final int DEFAULT_MAX_BODY = TripleConfig.DEFAULT_MAX_RESPONSE_BODY_SIZE;
 
-  private final int consumerThreads;
-
   TripleProtocol(RpcSettings settings) {
     this(settings, 0);
   }
 
   private TripleProtocol(RpcSettings settings, int consumerThreads) {
     super(settings, new Spec<>(KEY, "triple", DEFAULT_MAX_BODY, s -> new TripleProtocol(s, consumerThreads),
-        (p, loops) -> DubboClient.triple(p.settings(), p.maxMessageBytes(), consumerThreads)));
-    this.consumerThreads = consumerThreads;
+        (p, loops) -> DubboClient.triple(p.settings(), p.maxMessageBytes(), consumerThreads)), consumerThreads);
   }
 
-  /**
-   * The consumer's pool, where Triple hands each of a reply's frames from Dubbo's Netty thread: 0 (the
-   * default) is Dubbo's cached pool, a thread per frame in hand; n a fixed pool of n threads and an unbounded queue.
-   */
-  public TripleProtocol consumerThreads(int threads) {
-    return new TripleProtocol(settings(), DubboClient.consumerThreads(threads));
-  }
-
-  public int consumerThreads() {
-    return consumerThreads;
+  @Override
+  TripleProtocol withConsumerThreads(int threads) {
+    return new TripleProtocol(settings(), threads);
   }
 
   @Override
@@ -56,6 +46,6 @@ public final class TripleProtocol extends DubboFamilyProtocol<TripleProtocol> {
   @Override
   public Map<String, Object> describe() {
     return Map.of("protocol", "tri (protobuf, the stubs of Dubbo's protoc plugin)",
-        "consumer pool", DubboClient.describePool(consumerThreads));
+        "consumer pool", consumerPool());
   }
 }
