@@ -25,7 +25,7 @@ generate() {
 
 if [[ "${1:-}" == "--check" ]]; then
   tmp="$(mktemp -d)"
-  trap 'rm -rf "$tmp"' EXIT
+  trap 'rm -rf "$tmp" "$tmp.diff"' EXIT
   generate "$tmp"
   if ! diff -r "$out" "$tmp" > "$tmp.diff"; then
     echo "error: contract/src/generated/java is out of date with the IDL; run contract/regenerate.sh and commit:" >&2
