@@ -191,7 +191,7 @@ class KnobsTest {
   @Test
   void ice() {
     assertTrue(serverRuns(IceFramework.FRAMEWORK, Map.of("ice.serverThreads", "4"))
-        .contains("server thread pool 4 to 4 threads"));
+        .contains("server thread pool of 4 threads"));
     try (IceClient client = ((IceProtocol) IceFramework.FRAMEWORK.protocol(new LoadParams(
         Map.of("ice.clientThreads", "3")))).newClient()) {
       assertEquals("3", client.communicatorProperty("Ice.ThreadPool.Client.Size"), "started with 3 threads");
@@ -209,7 +209,7 @@ class KnobsTest {
 
   @Test
   void netty() {
-    assertEquals("Netty NIO, 1 I/O threads (the echo on them), flush consolidation on",
+    assertEquals("Netty NIO, 1 I/O thread (the echo on them), flush consolidation on",
         serverRuns(NettyFramework.FRAMEWORK, Map.of("netty.serverThreads", "1", "netty.flushConsolidation", "on")));
     if (io.netty.channel.epoll.Epoll.isAvailable()) {
       assertEquals("Netty epoll, 2 I/O threads (the echo on them), flush consolidation off",

@@ -143,6 +143,11 @@ public final class EchoServerMain {
     }
   }
 
+  /** A count as the SETTINGS line says it: "1 thread", "8 threads". */
+  public static String count(long n, String noun) {
+    return n + " " + noun + (n == 1 ? "" : "s");
+  }
+
   public static String rootMessage(Throwable t) {
     Throwable root = t;
     while (root.getCause() != null && root.getCause() != root) {

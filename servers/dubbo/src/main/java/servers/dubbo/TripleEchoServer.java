@@ -105,7 +105,7 @@ public final class TripleEchoServer {
     // The window as Dubbo's HTTP/2 codec reads it: the exported URL's protocol config.
     int window = ConfigManager.getProtocolOrDefault(url).getTripleOrDefault().getInitialWindowSizeOrDefault();
     return EchoServerMain.RunningServer.naming("Dubbo Triple provider, " + url.getParameter("threadpool", "fixed")
-        + " pool of " + url.getParameter("threads", "200") + " threads" + DubboEchoServer.queue(url)
+        + " pool of " + EchoServerMain.count(url.getParameter("threads", 200), "thread") + DubboEchoServer.queue(url)
         + ", HTTP/2 initial window " + window + " bytes",
         ZooKeeperRegistration.register(bootstrap, registryAddress, service.getExportedUrls(), TripleHost.exact(host)));
   }

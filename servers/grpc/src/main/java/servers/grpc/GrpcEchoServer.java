@@ -128,7 +128,7 @@ public final class GrpcEchoServer {
     }
     ExecutorService servicePool = pool;
     String settings = "NettyServerBuilder on " + (epoll ? "epoll" : "NIO") + ", " + (threads == 0 ? "direct executor (the service on the transport's"
-        + " event loop)" : "a fixed pool of " + threads + " service threads") + ", flow-control window " + flowWindow
+        + " event loop)" : "a fixed pool of " + EchoServerMain.count(threads, "service thread")) + ", flow-control window " + flowWindow
         + " bytes, replies " + (compression.equals("none") ? "uncompressed" : compression + "-compressed");
     return EchoServerMain.RunningServer.naming(settings, () -> {
       server.shutdown();

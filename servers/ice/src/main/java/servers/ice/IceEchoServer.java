@@ -88,9 +88,11 @@ public final class IceEchoServer {
     }
     // What Ice itself runs with, read back from the communicator's properties.
     com.zeroc.Ice.Properties set = communicator.getProperties();
-    return EchoServerMain.RunningServer.naming("Ice " + com.zeroc.Ice.Util.stringVersion() + ", server thread pool "
-        + set.getPropertyAsInt("Ice.ThreadPool.Server.Size") + " to " + set.getPropertyAsInt("Ice.ThreadPool.Server.SizeMax")
-        + " threads (reading and dispatching), amd dispatch", communicator::destroy);
+    int size = set.getPropertyAsInt("Ice.ThreadPool.Server.Size");
+    int sizeMax = set.getPropertyAsInt("Ice.ThreadPool.Server.SizeMax");
+    return EchoServerMain.RunningServer.naming("Ice " + com.zeroc.Ice.Util.stringVersion() + ", server thread pool of "
+        + (size == sizeMax ? "" : size + " to ") + EchoServerMain.count(sizeMax, "thread")
+        + " (reading and dispatching), amd dispatch", communicator::destroy);
   }
 
   /** Asynchronous dispatch (["amd"] in Order.ice): the reply is sent when the stage completes. */

@@ -97,7 +97,7 @@ public final class NettyEchoServer {
           })
           .bind(new InetSocketAddress(host, port)).sync().channel();
       int loops = (int) java.util.stream.StreamSupport.stream(workers.spliterator(), false).count();
-      return EchoServerMain.RunningServer.naming("Netty " + (epoll ? "epoll" : "NIO") + ", " + loops + " I/O threads (the echo on them), flush"
+      return EchoServerMain.RunningServer.naming("Netty " + (epoll ? "epoll" : "NIO") + ", " + EchoServerMain.count(loops, "I/O thread") + " (the echo on them), flush"
           + " consolidation " + (consolidate ? "on" : "off"), () -> {
             listener.close().sync();
             workers.shutdownGracefully().sync();

@@ -121,7 +121,7 @@ public final class ThriftEchoServer {
         a.processor(processor).protocolFactory(protocol).transportFactory(new TFramedTransport.Factory(maxFrame));
         a.maxReadBufferBytes = 64L * maxFrame;
         server = new THsHaServer(a);
-        settings = "THsHaServer, 1 selector thread, " + workers + " workers";
+        settings = "THsHaServer, 1 selector thread, " + EchoServerMain.count(workers, "worker");
       }
       case NONBLOCKING -> {
         TNonblockingServer.Args a = new TNonblockingServer.Args(socket);
@@ -138,7 +138,8 @@ public final class ThriftEchoServer {
         // Bounds the memory all half-read frames may hold together.
         a.maxReadBufferBytes = 64L * maxFrame;
         server = new TThreadedSelectorServer(a);
-        settings = "TThreadedSelectorServer, " + selectors + " selector threads, " + workers + " workers";
+        settings = "TThreadedSelectorServer, " + EchoServerMain.count(selectors, "selector thread") + ", "
+            + EchoServerMain.count(workers, "worker");
       }
     }
     return serve(server, settings + ", " + protocolName + " protocol, framed");
@@ -171,7 +172,7 @@ public final class ThriftEchoServer {
         .minWorkerThreads(Math.min(workers, 16))
         .maxWorkerThreads(workers);
     TThreadPoolServer server = new TThreadPoolServer(serverArgs);
-    return serve(server, "TThreadPoolServer, a thread per connection, up to " + workers + " workers, " + protocolName
+    return serve(server, "TThreadPoolServer, a thread per connection, up to " + EchoServerMain.count(workers, "worker") + ", " + protocolName
         + " protocol, framed" + (secure.isPresent() ? ", TLS" : ""));
   }
 
