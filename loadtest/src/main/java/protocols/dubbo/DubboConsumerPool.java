@@ -32,7 +32,7 @@ final class DubboConsumerPool {
   /** As the protocol table says it. */
   static String describe(int threads) {
     return threads == 0 ? "Dubbo's default: a cached pool, a thread per reply in hand"
-        : "a fixed pool of " + threads + (threads == 1 ? " thread" : " threads") + ", unbounded queue";
+        : "a fixed pool of " + threads(threads) + ", unbounded queue";
   }
 
   /** The executor Dubbo made, as it is: "fixed, 2 threads" or "cached, up to N threads". */
@@ -41,7 +41,10 @@ final class DubboConsumerPool {
       return String.valueOf(executor);
     }
     boolean cached = pool.getQueue() instanceof SynchronousQueue;
-    int threads = pool.getMaximumPoolSize();
-    return (cached ? "cached, up to " : "fixed, ") + threads + (threads == 1 ? " thread" : " threads");
+    return (cached ? "cached, up to " : "fixed, ") + threads(pool.getMaximumPoolSize());
+  }
+
+  private static String threads(int n) {
+    return n + (n == 1 ? " thread" : " threads");
   }
 }

@@ -99,8 +99,9 @@ public final class DubboEchoServer {
     // What Dubbo exported, from its own URL: the settings as the provider runs them.
     org.apache.dubbo.common.URL url = service.getExportedUrls().get(0);
     return EchoServerMain.RunningServer.naming("Dubbo provider, dispatcher " + url.getParameter("dispatcher", "all")
-        + ", " + url.getParameter("threadpool", "fixed") + " pool of " + EchoServerMain.count(url.getParameter("threads", 200), "thread")
-        + queue(url) + ", serialization " + url.getParameter("serialization", "?"),
+        + ", " + url.getParameter("threadpool", "fixed") + " pool of "
+        + EchoServerMain.count(url.getParameter("threads", 200), "thread") + queue(url)
+        + ", serialization " + url.getParameter("serialization", "?"),
         ZooKeeperRegistration.register(bootstrap, registryAddress, service.getExportedUrls(), host));
   }
 
