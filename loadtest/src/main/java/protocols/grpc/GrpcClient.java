@@ -85,6 +85,9 @@ public final class GrpcClient implements RpcClient {
           .directExecutor()
           .maxInboundMessageSize(maxMessage)
           .flowControlWindow(options.flowWindow());
+      if (!options.retry()) {
+        builder.disableRetry();
+      }
       if (settings.tls() == null) {
         builder.usePlaintext();
       } else {
@@ -110,13 +113,9 @@ public final class GrpcClient implements RpcClient {
   }
 
   /**
-   * A channel connects lazily, on its first call, so the first level would time the HTTP/2 handshake:
-   * ask for the connection now and wait, at most the call timeout, until it is ready.
-   */
-  /**
-   * Connects before the first call, until READY or the first failed attempt (TRANSIENT_FAILURE: a
-   * refused connection, a failed TLS handshake), which the first call then reports at once instead of
-   * after the whole timeout.
+   * A channel connects lazily, so the first level would time the HTTP/2 handshake: connects before the
+   * first call, until READY or the first failed attempt (TRANSIENT_FAILURE: a refused connection, a
+   * failed TLS handshake), which the first call then reports at once instead of after the whole timeout.
    */
   private static void connect(ManagedChannel channel, RpcSettings settings) {
     CountDownLatch ready = new CountDownLatch(1);

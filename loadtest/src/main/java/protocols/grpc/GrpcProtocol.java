@@ -23,8 +23,8 @@ public final class GrpcProtocol extends RpcProtocol<GrpcProtocol, GrpcClient> {
   public static final java.util.List<String> COMPRESSIONS = java.util.List.of("none", "gzip");
 
   /** What the channels and calls are built with beyond the shared settings. */
-  record ChannelOptions(int flowWindow, String compression) {
-    static final ChannelOptions DEFAULTS = new ChannelOptions(DEFAULT_FLOW_WINDOW, "none");
+  record ChannelOptions(int flowWindow, String compression, boolean retry) {
+    static final ChannelOptions DEFAULTS = new ChannelOptions(DEFAULT_FLOW_WINDOW, "none", true);
   }
 
   private final ChannelOptions options;
@@ -44,7 +44,7 @@ public final class GrpcProtocol extends RpcProtocol<GrpcProtocol, GrpcClient> {
     if (bytes < 65_535) {
       throw new IllegalArgumentException("a gRPC flow-control window is at least HTTP/2's 65535 bytes, got " + bytes);
     }
-    return new GrpcProtocol(settings(), new ChannelOptions(bytes, options.compression()));
+    return new GrpcProtocol(settings(), new ChannelOptions(bytes, options.compression(), options.retry()));
   }
 
   /** Every request's compression: {@code none} (the default) or {@code gzip}. */
@@ -53,7 +53,17 @@ public final class GrpcProtocol extends RpcProtocol<GrpcProtocol, GrpcClient> {
       throw new IllegalArgumentException("gRPC compression must be one of " + String.join("|", COMPRESSIONS) + ", got '"
           + name + "'");
     }
-    return new GrpcProtocol(settings(), new ChannelOptions(options.flowWindow(), name));
+    return new GrpcProtocol(settings(), new ChannelOptions(options.flowWindow(), name, options.retry()));
+  }
+
+  /**
+   * Channels without grpc-java's retry layer (its {@code disableRetry()}): each call goes to the
+   * transport directly instead of through a {@code RetriableStream} that buffers it for a replay, and
+   * a call that fails before it reaches the server is not retried transparently. On by default, as
+   * grpc-java ships.
+   */
+  public GrpcProtocol disableRetry() {
+    return new GrpcProtocol(settings(), new ChannelOptions(options.flowWindow(), options.compression(), false));
   }
 
   @Override
@@ -83,6 +93,7 @@ public final class GrpcProtocol extends RpcProtocol<GrpcProtocol, GrpcClient> {
   @Override
   public Map<String, Object> describe() {
     return Map.of("channels", settings().connections() == 0 ? "one per event loop" : settings().connections(),
-        "flowControlWindow", options.flowWindow(), "compression", options.compression());
+        "flowControlWindow", options.flowWindow(), "compression", options.compression(),
+        "retry", options.retry() ? "on (grpc-java's default)" : "off");
   }
 }

@@ -21,16 +21,19 @@ public final class JvmCommand {
   }
 
   private static final String NETTY_TLS = "-Dio.netty.handler.ssl.";
+  /** Netty's leak detector, which Gatling's JVM runs without (pom): the plain driver alike. */
+  private static final String NETTY_LEAKS = "-Dio.netty.leakDetection.";
   /** The JIT's highest tier, where this JVM was given one: the ITs run every JVM of theirs with C1 only (pom). */
   private static final String JIT_TIER = "-XX:TieredStopAtLevel=";
 
   /**
-   * As {@link #of}, and with this JVM's -X flags (heap, GC, inlining: the Gatling plugin's), so that a
-   * plain driver runs on the same VM settings as Gatling. Agents, debug and flight-recorder flags are not
-   * passed on.
+   * As {@link #of}, and with this JVM's -X flags (heap, GC, inlining: the Gatling plugin's) and Netty's
+   * leak detection level, so that a plain driver runs on the same VM settings as Gatling. Agents, debug
+   * and flight-recorder flags are not passed on.
    */
   public static List<String> ofSameVm(List<String> jvmOptions, String mainClass, List<String> args) {
-    return command(a -> a.startsWith("--add-opens") || a.startsWith(NETTY_TLS) || a.equals("-server")
+    return command(a -> a.startsWith("--add-opens") || a.startsWith(NETTY_TLS) || a.startsWith(NETTY_LEAKS)
+        || a.equals("-server")
         || a.startsWith("-X") && !a.startsWith("-XX:StartFlightRecording") && !a.startsWith("-XX:FlightRecorder")
         && !a.startsWith("-Xrun") && !a.startsWith("-Xdebug"), jvmOptions, mainClass, args);
   }

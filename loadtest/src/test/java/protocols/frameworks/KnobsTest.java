@@ -145,6 +145,9 @@ class KnobsTest {
     Map<String, Object> client = GrpcFramework.FRAMEWORK.protocol(new LoadParams(Map.of("grpc.flowWindow", "65535")))
         .describe();
     assertEquals(65535, client.get("flowControlWindow"), "the channels' window: " + client);
+    assertEquals("on (grpc-java's default)", client.get("retry"), "retry as shipped: " + client);
+    assertEquals("off", GrpcFramework.FRAMEWORK.protocol(new LoadParams(Map.of("grpc.retry", "off"))).describe()
+        .get("retry"), "-Dgrpc.retry=off");
     if (io.grpc.netty.shaded.io.netty.channel.epoll.Epoll.isAvailable()) { // Linux x86_64 and arm64
       assertTrue(defaults.startsWith("NettyServerBuilder on epoll"), "auto is grpc-netty's choice: " + defaults);
       assertTrue(serverRuns(GrpcFramework.FRAMEWORK, Map.of("grpc.transport", "epoll")).startsWith(
