@@ -21,6 +21,7 @@ import org.junit.jupiter.api.Test;
  * -Dprofile=true: a flame graph per measured level for the injector and for the server, linked from
  * the level's row, and breakdowns whose shares add up to 1; async-profiler where it loads, JDK Flight
  * Recorder with one line saying so where it does not (its library hidden here); nothing left in /tmp.
+ * With the plain driver, its JVM profiled too: a third side per level, and the harness's CPU by component.
  */
 class ProfileIT {
   private static final Path RESULTS = Paths.get("target", "it-results", "profile");
@@ -56,6 +57,38 @@ class ProfileIT {
         && l.contains("JDK Flight Recorder")).count(), run.output());
     JsonNode profiles = assertProfiled(run);
     assertTrue(profiles.get("profiler").asText().startsWith("JDK Flight Recorder"), profiles.toString());
+  }
+
+  @Test
+  void aProfiledShootoutProfilesThePlainDriverBesideGatling() throws Exception {
+    List<String> tmpBefore = profilerFilesInTmp();
+    GatlingProcess.Result run = GatlingProcess.run("RpcShootout", Map.of("frameworks", "grpc", "levels", "5",
+        "duration", "3", "warmup", "1", "settle", "0", "repeat", "1", "plain", "true", "profile", "true"),
+        RESULTS.resolve("plain"), LIMIT);
+    assertEquals(0, run.exitCode(), run.output());
+    Path folder = run.runFolder();
+    JsonNode comparison = new com.fasterxml.jackson.databind.ObjectMapper()
+        .readTree(folder.resolve("comparison.json").toFile());
+    String page = Files.readString(folder.resolve("comparison.html"), StandardCharsets.UTF_8);
+    List<String> sides = new ArrayList<>();
+    for (JsonNode side : comparison.get("profiles")) {
+      assertEquals("grpc", side.get("framework").asText(), side.toString());
+      assertEquals(5, side.get("clients").asInt(), side.toString());
+      sides.add(side.get("side").asText());
+      String graph = side.get("flameGraph").asText();
+      assertTrue(Files.size(folder.resolve(graph)) > 10_000, graph + " is a flame graph");
+      assertTrue(page.contains("href=\"" + graph + "\""), "the page links " + graph);
+      assertTrue(side.get("cpuUsPerCall").size() > 0, "CPU µs per call on every side: " + side);
+    }
+    assertEquals(List.of("injector", "server", "plain"), sides, "the plain driver's side beside Gatling's");
+    assertEquals(1, run.output().lines().filter(l -> l.startsWith("grpc ") && l.contains(" async ")
+        && run.output().indexOf(l) > run.output().indexOf("Where the harness's CPU goes")).count(), run.output());
+    try (Stream<Path> files = Files.list(folder.resolve("profiles"))) {
+      List<String> names = files.map(f -> f.getFileName().toString()).toList();
+      assertTrue(names.stream().anyMatch(n -> n.startsWith("plain-") && n.endsWith(".jfr")), names.toString());
+      assertTrue(names.stream().noneMatch(n -> n.endsWith(".so")), "the library is deleted: " + names);
+    }
+    assertEquals(tmpBefore, profilerFilesInTmp(), "nothing of a profile stays in /tmp");
   }
 
   /** Both sides of the level: their flame graphs written and linked, their shares adding up to 1. */

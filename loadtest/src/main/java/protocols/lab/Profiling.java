@@ -2,11 +2,8 @@ package protocols.lab;
 
 import com.sun.tools.attach.VirtualMachine;
 import java.io.IOException;
-import java.io.InputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -37,8 +34,6 @@ import protocols.stats.profile.ProfileEvent;
  */
 final class Profiling {
   static final String LIBRARY_PARAM = "profilerLibrary";
-  /** async-profiler's sampling interval for CPU (-Dprofile=cpu). */
-  static final Duration INTERVAL = Duration.ofMillis(1);
   private static final String JFR_NAME = "rpc-lab-profile";
 
   private final ProfileEvent event;
@@ -84,13 +79,13 @@ final class Profiling {
     String why;
     try {
       if (given.isEmpty()) {
-        extract(library);
+        ProfilerAgent.extract(library);
       }
       AsyncProfiler profiler = AsyncProfiler.getInstance(library.toAbsolutePath().toString());
       String version = profiler.execute("version").trim();
-      profiler.execute(startCommand(event, folder.resolve("injector.jfr")));
+      profiler.execute(ProfilerAgent.startCommand(event, folder.resolve("injector.jfr")));
       String name = "async-profiler " + version + " (" + event.label() + (event == ProfileEvent.CPU
-          ? ", every " + INTERVAL.toMillis() + " ms of CPU" : "") + ")";
+          ? ", every " + ProfilerAgent.INTERVAL.toMillis() + " ms of CPU" : "") + ")";
       System.out.println("profile: " + name + ", each measured level of the injector and of the servers the lab"
           + " starts: " + folder);
       return Optional.of(new Profiling(event, folder, library, given.isEmpty(), profiler, null, name));
@@ -123,32 +118,6 @@ final class Profiling {
     }
   }
 
-  /** Copies the library for this OS and CPU out of async-profiler's jar. */
-  private static void extract(Path to) throws IOException {
-    String os = System.getProperty("os.name").toLowerCase(Locale.ROOT);
-    String arch = System.getProperty("os.arch").toLowerCase(Locale.ROOT);
-    String dir = os.contains("mac") ? "macos" : os.contains("linux")
-        ? (arch.equals("aarch64") || arch.equals("arm64") ? "linux-arm64" : "linux-x64") : null;
-    if (dir == null) {
-      throw new IOException("async-profiler has no library for " + os + " " + arch);
-    }
-    try (InputStream in = AsyncProfiler.class.getResourceAsStream("/" + dir + "/libasyncProfiler.so")) {
-      if (in == null) {
-        throw new IOException("no " + dir + "/libasyncProfiler.so in async-profiler's jar");
-      }
-      Files.copy(in, to, StandardCopyOption.REPLACE_EXISTING);
-    }
-  }
-
-  private static String startCommand(ProfileEvent event, Path jfr) {
-    String what = switch (event) {
-      case CPU -> "event=cpu,interval=" + INTERVAL.toNanos();
-      case ALLOC -> "event=alloc";
-      case LOCK -> "event=lock";
-    };
-    return "start," + what + ",jfr,file=" + jfr.toAbsolutePath();
-  }
-
   /** The profiler's name as the page and the summary give it. */
   String profilerName() {
     return profilerName;
@@ -163,7 +132,7 @@ final class Profiling {
       Path jfr = serverJfr(pid);
       try {
         if (profiler != null) {
-          load(pid, startCommand(event, jfr));
+          load(pid, ProfilerAgent.startCommand(event, jfr));
         } else {
           jcmd(pid, "JFR.start", "name=" + JFR_NAME, "settings=profile", "filename=" + jfr.toAbsolutePath());
         }

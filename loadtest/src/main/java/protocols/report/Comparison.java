@@ -7,6 +7,7 @@ import com.fasterxml.jackson.annotation.JsonProperty;
 import com.fasterxml.jackson.annotation.JsonPropertyOrder;
 import com.fasterxml.jackson.annotation.JsonUnwrapped;
 import java.text.Normalizer;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -207,6 +208,66 @@ public final class Comparison {
       }
     }
     return sb.toString();
+  }
+
+  /**
+   * The harness's CPU per call by component, for the console: each level's injector over its plain
+   * driver (-Dprofile with -Dplain=true), µs per call as the mean of the trials profiled on both sides;
+   * nothing where no level has both.
+   */
+  public static String harnessProfileTable(List<ProfileRow> rows) {
+    record Of(String framework, String mode, int clients) {
+    }
+    Map<Of, List<ProfileRow>> byLevel = new LinkedHashMap<>();
+    for (ProfileRow r : rows) {
+      if (r.profile().cpuUsPerCall() != null && r.profile().side() != LevelProfile.Side.SERVER) {
+        byLevel.computeIfAbsent(new Of(r.framework(), r.mode(), r.clients()), k -> new ArrayList<>()).add(r);
+      }
+    }
+    StringBuilder lines = new StringBuilder();
+    for (List<ProfileRow> level : byLevel.values()) {
+      Map<String, Double> g = meanPerCall(level, LevelProfile.Side.INJECTOR);
+      Map<String, Double> p = meanPerCall(level, LevelProfile.Side.PLAIN);
+      if (g == null || p == null) {
+        continue;
+      }
+      ProfileRow first = level.get(0);
+      lines.append(String.format(Locale.ROOT, "%-9s %-8s %7d %7.1f %7.1f", first.framework(), first.mode(),
+          first.clients(), total(g), total(p)));
+      for (Component c : Component.values()) {
+        lines.append(String.format(Locale.ROOT, " %" + Math.max(7, c.label().length()) + "s", String.format(Locale.ROOT,
+            "%+.1f", g.getOrDefault(c.label(), 0.0) - p.getOrDefault(c.label(), 0.0))));
+      }
+      lines.append(String.format("%n"));
+    }
+    if (lines.length() == 0) {
+      return "";
+    }
+    StringBuilder sb = new StringBuilder(String.format(Locale.ROOT, "%nWhere the harness's CPU goes (µs per call:"
+        + " Gatling's injector, the plain driver, and the injector less the plain driver by component; means of the"
+        + " profiled trials)%n%-9s %-8s %7s %7s %7s", "framework", "mode", "clients", "G", "plain"));
+    for (Component c : Component.values()) {
+      sb.append(String.format(Locale.ROOT, " %" + Math.max(7, c.label().length()) + "s", c.label()));
+    }
+    return sb.append(String.format("%n")).append(lines).toString();
+  }
+
+  /** The mean µs per call of each component over a level's trials on {@code side}, or null with none. */
+  private static Map<String, Double> meanPerCall(List<ProfileRow> level, LevelProfile.Side side) {
+    List<Map<String, Double>> trials = level.stream().filter(r -> r.profile().side() == side)
+        .map(r -> r.profile().cpuUsPerCall()).toList();
+    if (trials.isEmpty()) {
+      return null;
+    }
+    Map<String, Double> mean = new LinkedHashMap<>();
+    for (Map<String, Double> t : trials) {
+      t.forEach((k, v) -> mean.merge(k, v / trials.size(), Double::sum));
+    }
+    return mean;
+  }
+
+  private static double total(Map<String, Double> perCall) {
+    return perCall.values().stream().mapToDouble(Double::doubleValue).sum();
   }
 
   public static String ratesCsv(List<RateRow> rows) {

@@ -12,6 +12,7 @@ import java.nio.file.StandardCopyOption;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.function.Function;
@@ -36,7 +37,10 @@ import protocols.stats.Saturation;
 import protocols.stats.Summaries;
 import protocols.stats.Warning;
 import protocols.stats.Warning.Kind;
+import protocols.stats.profile.Breakdown;
+import protocols.stats.profile.Flames;
 import protocols.stats.profile.LevelProfile;
+import protocols.stats.profile.ProfileEvent;
 import protocols.stats.profile.Profiles;
 
 /**
@@ -78,6 +82,9 @@ public final class ComparisonReport implements SummaryListener {
   private Map<String, Comparison.ClientLayout> layouts = Map.of();
   /** The run's profiles, told before the summary is written; null without -Dprofile. */
   private Profiles profiles;
+  /** What the plain drivers' JVMs recorded (-Dprofile with -Dplain=true), and where, by {@link #key}. */
+  private ProfileEvent plainEvent;
+  private Map<String, Path> plainProfiles = Map.of();
 
   public ComparisonReport(List<String> frameworks, Map<String, String> frameworkVersions, List<InvocationMode> modes,
                           List<Integer> levels, String ceiling, Map<String, String> parameters,
@@ -149,13 +156,78 @@ public final class ComparisonReport implements SummaryListener {
     return this;
   }
 
+  /** The plain drivers' recordings of {@code event}, by {@link #key}: each level gets a side beside Gatling's. */
+  ComparisonReport withPlainProfiles(ProfileEvent event, Map<String, Path> recordings) {
+    this.plainEvent = event;
+    this.plainProfiles = Map.copyOf(recordings);
+    return this;
+  }
+
   @Override
   public void profiled(Profiles profiles) {
     this.profiles = profiles;
   }
 
+  /**
+   * The run's profiles with each plain-driver level's side ({@link LevelProfile.Side#PLAIN}) beside the
+   * sides of the Gatling level it is the reference of, under that level's name; its flame graph in
+   * {@code profiles/} of {@code folder}.
+   */
+  private Profiles withPlainSides(Path folder) throws IOException {
+    if (profiles == null || plainEvent == null || plainProfiles.isEmpty()) {
+      return profiles;
+    }
+    List<LevelProfile> plainSides = new ArrayList<>();
+    List<String> problems = new ArrayList<>(profiles.problems());
+    int n = 0;
+    for (String framework : frameworks) {
+      for (InvocationMode mode : modes) {
+        Path jfr = plainProfiles.get(key(framework, mode));
+        Path result = plainResults.get(key(framework, mode));
+        if (jfr == null || result == null || !Files.exists(result)) {
+          continue;
+        }
+        Summaries.Summary p = Summaries.read(result);
+        Map<String, Double> cpu = p.run() == null || p.run().cpuMicrosPerCall() == null ? Map.of()
+            : p.run().cpuMicrosPerCall();
+        for (RequestStats r : p.requests()) {
+          Level l = r.level();
+          if (r.count() == 0 || l == null || !l.measured()) {
+            continue;
+          }
+          String request = Level.closed(framework, l.size(), l.mode()).trial(l.trial()).name();
+          String file = String.format(Locale.ROOT, "profiles/plain-%02d.html", ++n);
+          try {
+            String collapsed = Flames.collapsed(List.of(jfr), r.startEpochMillis(), r.endEpochMillis(), plainEvent);
+            Flames.flameGraph(Breakdown.withoutThreads(collapsed), request + ": plain driver (" + profiles.profiler()
+                + ")", folder.resolve(file));
+            plainSides.add(LevelProfile.of(request, LevelProfile.Side.PLAIN, file, Breakdown.ofCollapsed(collapsed),
+                plainEvent == ProfileEvent.CPU ? cpu.get(r.name()) : null));
+          } catch (IOException | RuntimeException e) {
+            problems.add(request + " plain: " + protocols.rpc.Errors.oneLine(e));
+          }
+        }
+      }
+    }
+    // Each level's sides together: Gatling's injector and servers, then the plain driver.
+    Map<String, List<LevelProfile>> plainOf = new LinkedHashMap<>();
+    plainSides.forEach(s -> plainOf.computeIfAbsent(s.request(), k -> new ArrayList<>()).add(s));
+    List<LevelProfile> gatling = profiles.levels();
+    List<LevelProfile> levels = new ArrayList<>();
+    for (int i = 0; i < gatling.size(); i++) {
+      String request = gatling.get(i).request();
+      levels.add(gatling.get(i));
+      if (i + 1 == gatling.size() || !gatling.get(i + 1).request().equals(request)) {
+        levels.addAll(plainOf.getOrDefault(request, List.of()));
+        plainOf.remove(request);
+      }
+    }
+    plainOf.values().forEach(levels::addAll);
+    return new Profiles(profiles.profiler(), levels, problems);
+  }
+
   /** Each profiled level's sides, as values of the levels they are of. */
-  private List<Comparison.ProfileRow> profileRows(List<RequestStats> requests) {
+  private static List<Comparison.ProfileRow> profileRows(Profiles profiles, List<RequestStats> requests) {
     List<Comparison.ProfileRow> out = new ArrayList<>();
     if (profiles != null) {
       for (LevelProfile p : profiles.levels()) {
@@ -188,13 +260,14 @@ public final class ComparisonReport implements SummaryListener {
     List<Comparison.RateRow> rateRows = rateRows(requests, analysis);
     List<Comparison.Capacity> capacities = Comparison.capacities(rateRows);
     List<TwoWays.Row> twoWaysRows = TwoWays.rows(twoWays, rows, pairs);
-    List<Comparison.ProfileRow> profileRows = profileRows(requests);
+    Profiles sides = withPlainSides(folder);
+    List<Comparison.ProfileRow> profileRows = profileRows(sides, requests);
     new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT).writeValue(folder.resolve(JSON).toFile(),
         new File(Pages.now(), interrupted, warnings, "microseconds", ceiling, machine, versions, parameters,
             "index.html", RpcReportPage.FILE, rows, rateRows, capacities, twoWays, twoWaysRows, pairs, resolutions,
-            profiles == null ? null : profiles.profiler(), profileRows));
+            sides == null ? null : sides.profiler(), profileRows));
     Files.writeString(folder.resolve(CSV), Comparison.csv(rows), StandardCharsets.UTF_8);
-    if (profiles != null) {
+    if (sides != null) {
       Files.writeString(folder.resolve(PROFILES_CSV), Comparison.profilesCsv(profileRows), StandardCharsets.UTF_8);
     }
     if (!rateRows.isEmpty()) {
@@ -205,16 +278,18 @@ public final class ComparisonReport implements SummaryListener {
         interrupted, payloads);
     Files.writeString(folder.resolve(HTML), ComparisonPage.render(run, rows, rateRows, capacities,
         twoWays, twoWaysRows, requests, warnings, analysis.cpuNotSampled(),
-        analysis.notJudged(), pairs, resolutions, profiles), StandardCharsets.UTF_8);
+        analysis.notJudged(), pairs, resolutions, sides), StandardCharsets.UTF_8);
     for (TwoWays.Contrast contrast : TwoWays.Contrast.values()) {
       System.out.print(TwoWays.table(contrast, twoWays, twoWaysRows));
     }
-    // The plain drivers' results and logs move into the run's folder; their temporary folder goes.
+    // The plain drivers' results and logs move into the run's folder, their recordings beside Gatling's;
+    // their temporary folder goes.
     for (Path dir : plainResults.values().stream().map(Path::getParent).distinct().toList()) {
       if (Files.isDirectory(dir) && !Files.isSameFile(dir, folder)) {
         try (java.util.stream.Stream<Path> files = Files.list(dir)) {
           for (Path f : files.toList()) {
-            Files.move(f, folder.resolve(f.getFileName()), StandardCopyOption.REPLACE_EXISTING);
+            Path to = sides != null && plainProfiles.containsValue(f) ? folder.resolve("profiles") : folder;
+            Files.move(f, Files.createDirectories(to).resolve(f.getFileName()), StandardCopyOption.REPLACE_EXISTING);
           }
         }
         protocols.rpc.TempFolders.delete(dir);
@@ -222,6 +297,7 @@ public final class ComparisonReport implements SummaryListener {
     }
     if (!plainResults.isEmpty()) {
       System.out.print(Comparison.efficiencyTable(rows));
+      System.out.print(Comparison.harnessProfileTable(profileRows));
     }
     System.out.print(Comparison.pairsTable(pairs));
     System.out.print(Comparison.resolutionLines(resolutions));

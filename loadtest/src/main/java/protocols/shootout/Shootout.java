@@ -22,14 +22,17 @@ import protocols.lab.LoadParams;
 import protocols.lab.OwnedProcess;
 import protocols.lab.Parameters;
 import protocols.lab.Payload;
+import protocols.lab.ProfilerAgent;
 import protocols.report.Comparison;
 import protocols.lab.RpcFramework;
 import protocols.lab.RunFolder;
 import protocols.lab.TlsMode;
 import protocols.lab.Trials;
 import protocols.report.TwoWays;
+import protocols.rpc.Errors;
 import protocols.rpc.InvocationMode;
 import protocols.rpc.RpcProtocol;
+import protocols.stats.profile.ProfileEvent;
 
 /**
  * The write-ups' comparison in one Gatling run: every framework (and the ceiling) one after the
@@ -69,12 +72,6 @@ public final class Shootout extends VariantRun {
       EchoRun.orExit(() -> {
         throw new IllegalArgumentException("-Dplain=true compares closed levels (-Dlevels) at full load only; leave out"
             + " -Drates and -Dramp");
-      });
-    }
-    if (plain && params.profile().isPresent()) {
-      EchoRun.orExit(() -> {
-        throw new IllegalArgumentException("-Dprofile samples Gatling's injector and the servers, not the plain"
-            + " driver's JVMs; leave out -Dplain=true or -Dprofile");
       });
     }
     if (plain && params.deployed()) {
@@ -209,7 +206,8 @@ public final class Shootout extends VariantRun {
             via.endpoints().registry().kind().scheme(), direct.firstCallMillis(), via.firstCallMillis()));
       }
     }
-    Map<String, Path> plainResults = plain ? runPlainDrivers(params, modes, trials) : Map.of();
+    Map<String, Path> plainProfiles = new LinkedHashMap<>();
+    Map<String, Path> plainResults = plain ? runPlainDrivers(params, modes, trials, plainProfiles) : Map.of();
     Map<String, Comparison.ClientLayout> layouts = new LinkedHashMap<>();
     for (EchoRun echo : runs) {
       List<InvocationMode> can = echo.modesOf(modes);
@@ -229,7 +227,8 @@ public final class Shootout extends VariantRun {
     frameworks.forEach(f -> versions.put(f.name(), f.version()));
     run.onSummaryWritten(new ComparisonReport(frameworks(), versions, modes, params.levels(), Frameworks.CEILING,
         describe(params, frameworks, modes, plain, discovery, trials), plainResults, pairs, ceilings(), trials.seed())
-        .withPayloads(payloadPoints).withLayouts(layouts));
+        .withPayloads(payloadPoints).withLayouts(layouts)
+        .withPlainProfiles(params.profile().orElse(null), plainProfiles));
   }
 
   /** Over TLS, each run's ceiling is the ceiling's run in the same TLS mode; at a payload size, the ceiling's at it. */
@@ -256,7 +255,12 @@ public final class Shootout extends VariantRun {
     return runs.stream().map(EchoRun::name).toList();
   }
 
-  private Map<String, Path> runPlainDrivers(LoadParams params, List<InvocationMode> modes, Trials trials) {
+  /**
+   * Runs the plain driver on each framework and mode, each in its own JVM; with -Dprofile each JVM is
+   * profiled from its start to its exit into {@code profiles}, by the key of its result.
+   */
+  private Map<String, Path> runPlainDrivers(LoadParams params, List<InvocationMode> modes, Trials trials,
+                                            Map<String, Path> profiles) {
     Path dir;
     try {
       // Beside the runs (Gatling's -rf): an interrupted shootout leaves them there, not in /tmp.
@@ -266,6 +270,31 @@ public final class Shootout extends VariantRun {
     } catch (IOException e) {
       throw new IllegalStateException("no temporary folder for the plain driver: " + e.getMessage());
     }
+    Optional<ProfileEvent> profile = params.profile();
+    Path library = profile.isEmpty() ? null : dir.resolve("libasyncProfiler.so");
+    if (library != null) {
+      try {
+        ProfilerAgent.extract(library);
+      } catch (IOException e) {
+        System.out.println("profile: the plain driver on JDK Flight Recorder: " + Errors.oneLine(e));
+        library = null;
+      }
+    }
+    try {
+      return runPlainDrivers(params, modes, trials, dir, profile.orElse(null), library, profiles);
+    } finally {
+      if (library != null) {
+        try {
+          Files.deleteIfExists(library);
+        } catch (IOException ignored) {
+          // the run's folder keeps it: not /tmp
+        }
+      }
+    }
+  }
+
+  private Map<String, Path> runPlainDrivers(LoadParams params, List<InvocationMode> modes, Trials trials, Path dir,
+                                            ProfileEvent profile, Path library, Map<String, Path> profiles) {
     Map<String, Path> results = new LinkedHashMap<>();
     long perLevel = params.calls().isPresent() ? TimeUnit.HOURS.toSeconds(1) : params.duration().toSeconds();
     long limitSeconds = params.warmup().limit().toSeconds()
@@ -281,6 +310,11 @@ public final class Shootout extends VariantRun {
         options.addAll(List.of("-Dmode=" + mode.label(), "-Drepeat=" + trials.repeat(), "-Dtarget=" + echo.target(),
             "-Dplain.framework=" + name, "-Dplain.out=" + out));
         options.addAll(echo.tlsOptions());
+        if (profile != null) {
+          Path jfr = dir.resolve("plain-" + file + ".jfr");
+          options.addAll(ProfilerAgent.jvmOptions(profile, library, jfr));
+          profiles.put(ComparisonReport.key(echo.name(), mode), jfr);
+        }
         System.out.println("plain driver: " + echo.name() + " (" + mode.label() + ") ...");
         // Owned: an interrupted shootout (Ctrl-C, SIGTERM) stops the plain driver too.
         try (OwnedProcess p = OwnedProcess.start(new ProcessBuilder(

@@ -22,9 +22,13 @@ class ComparisonProfilesTest {
       """;
 
   private static Comparison.ProfileRow row(LevelProfile.Side side, Double cpuUsPerCall) {
-    Level level = Level.closed("grpc", 20, InvocationMode.ASYNC).trial(2);
+    return row(side, 2, STACKS, cpuUsPerCall);
+  }
+
+  private static Comparison.ProfileRow row(LevelProfile.Side side, int trial, String stacks, Double cpuUsPerCall) {
+    Level level = Level.closed("grpc", 20, InvocationMode.ASYNC).trial(trial);
     return Comparison.ProfileRow.of(level, LevelProfile.of(level.name(), side, "profiles/level-03-" + side.label()
-        + ".html", Breakdown.ofCollapsed(STACKS), cpuUsPerCall));
+        + ".html", Breakdown.ofCollapsed(stacks), cpuUsPerCall));
   }
 
   @Test
@@ -52,5 +56,25 @@ class ComparisonProfilesTest {
     assertTrue(lines.get(1 + Component.values().length).startsWith("grpc,async,20,2,server,10,framework,0.6000,,"),
         "no CPU µs without the CPU: " + lines.get(1 + Component.values().length));
     assertNull(row(LevelProfile.Side.SERVER, null).profile().harnessShare());
+  }
+
+  @Test
+  void theHarnessTableIsTheInjectorLessThePlainDriverByComponentOverTrials() {
+    String plainStacks = "java/lang/Thread.run_[0];io/grpc/internal/ServerImpl.run_[j] 5\n";
+    String table = Comparison.harnessProfileTable(List.of(row(LevelProfile.Side.INJECTOR, 1, STACKS, 50.0),
+        row(LevelProfile.Side.SERVER, 1, STACKS, 99.0), row(LevelProfile.Side.PLAIN, 1, plainStacks, 16.0),
+        row(LevelProfile.Side.INJECTOR, 2, STACKS, 50.0), row(LevelProfile.Side.PLAIN, 2, plainStacks, 24.0)));
+    List<String> lines = table.strip().lines().toList();
+    assertEquals(3, lines.size(), table);
+    List<String> cells = List.of(lines.get(2).trim().split(" +"));
+    assertEquals(List.of("grpc", "async", "20", "50.0", "20.0"), cells.subList(0, 5), table);
+    // 30 µs of the framework against the plain driver's 20; Gatling's 15 and the lab's 5 are the harness's own.
+    assertEquals("+10.0", cells.get(5 + Component.FRAMEWORK.ordinal()), table);
+    assertEquals("+15.0", cells.get(5 + Component.GATLING.ordinal()), table);
+    assertEquals("+5.0", cells.get(5 + Component.LAB.ordinal()), table);
+    assertEquals(5 + Component.values().length, cells.size(), table);
+    assertTrue(lines.get(1).contains("Gatling") && lines.get(1).contains("locks and hand-offs"), table);
+    assertEquals("", Comparison.harnessProfileTable(List.of(row(LevelProfile.Side.INJECTOR, 50.0))),
+        "no table without the plain driver's side");
   }
 }

@@ -11,13 +11,22 @@ import java.util.Map;
 public record LevelProfile(String request, Side side, String flameGraph, long samples, Map<String, Double> shares,
                            Map<String, Double> cpuUsPerCall, Double harnessShare) {
 
-  /** Whose samples: the injector's JVM (Gatling, the lab, the client) or the level's server JVMs. */
+  /**
+   * Whose samples: the injector's JVM (Gatling, the lab, the client), the level's server JVMs, or the
+   * plain driver's JVM (the same client without Gatling: the reference the injector is read against).
+   */
   public enum Side {
-    INJECTOR, SERVER;
+    INJECTOR("injector"), SERVER("server"), PLAIN("plain");
+
+    private final String label;
+
+    Side(String label) {
+      this.label = label;
+    }
 
     @JsonValue
     public String label() {
-      return this == INJECTOR ? "injector" : "server";
+      return label;
     }
   }
 

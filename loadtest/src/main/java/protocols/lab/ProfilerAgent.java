@@ -1,0 +1,58 @@
+package protocols.lab;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.time.Duration;
+import java.util.List;
+import java.util.Locale;
+import one.profiler.AsyncProfiler;
+import protocols.stats.profile.ProfileEvent;
+
+/** async-profiler's library and its commands, for this JVM, the servers it attaches to and the JVMs it starts. */
+public final class ProfilerAgent {
+  /** async-profiler's sampling interval for CPU (-Dprofile=cpu). */
+  public static final Duration INTERVAL = Duration.ofMillis(1);
+
+  private ProfilerAgent() {}
+
+  /** Copies the library for this OS and CPU out of async-profiler's jar to {@code to}. */
+  public static void extract(Path to) throws IOException {
+    String os = System.getProperty("os.name").toLowerCase(Locale.ROOT);
+    String arch = System.getProperty("os.arch").toLowerCase(Locale.ROOT);
+    String dir = os.contains("mac") ? "macos" : os.contains("linux")
+        ? (arch.equals("aarch64") || arch.equals("arm64") ? "linux-arm64" : "linux-x64") : null;
+    if (dir == null) {
+      throw new IOException("async-profiler has no library for " + os + " " + arch);
+    }
+    try (InputStream in = AsyncProfiler.class.getResourceAsStream("/" + dir + "/libasyncProfiler.so")) {
+      if (in == null) {
+        throw new IOException("no " + dir + "/libasyncProfiler.so in async-profiler's jar");
+      }
+      Files.copy(in, to, StandardCopyOption.REPLACE_EXISTING);
+    }
+  }
+
+  /** The command that starts recording {@code event} into {@code jfr}. */
+  static String startCommand(ProfileEvent event, Path jfr) {
+    String what = switch (event) {
+      case CPU -> "event=cpu,interval=" + INTERVAL.toNanos();
+      case ALLOC -> "event=alloc";
+      case LOCK -> "event=lock";
+    };
+    return "start," + what + ",jfr,file=" + jfr.toAbsolutePath();
+  }
+
+  /**
+   * The options that make a JVM about to start record {@code event} into {@code jfr} from its start to
+   * its exit: async-profiler as an agent where {@code library} is given, else JDK Flight Recorder's
+   * method sampling (its CPU samples only).
+   */
+  public static List<String> jvmOptions(ProfileEvent event, Path library, Path jfr) {
+    return library != null
+        ? List.of("-agentpath:" + library.toAbsolutePath() + "=" + startCommand(event, jfr))
+        : List.of("-XX:StartFlightRecording=settings=profile,filename=" + jfr.toAbsolutePath());
+  }
+}
