@@ -226,11 +226,10 @@ public final class RunAnalysis {
         warnings.add(new Warning(r.name(), Kind.TOO_SHORT, "only " + full.length + " full 1-second windows (at least "
             + MIN_WINDOWS + " are needed to show a steady state): " + (lab ? "lengthen -Dduration" : "run it longer")));
       } else if (steadiness[0] > MAX_SPREAD || Math.abs(steadiness[1]) > MAX_TREND) {
-        warnings.add(new Warning(r.name(), Kind.NOT_STEADY, String.format(java.util.Locale.ROOT,
-            "throughput was not at steady state: 1-second windows spread %.0f%% (limit %.0f%%) and %s %.0f%% across"
-                + " the level (limit %.0f%%); %s",
-            steadiness[0] * 100, MAX_SPREAD * 100, steadiness[1] >= 0 ? "rose" : "fell",
-            Math.abs(steadiness[1]) * 100, MAX_TREND * 100, lab ? unsteadyAdvice(settleOf.get(r.name()), shares)
+        warnings.add(new Warning(r.name(), Kind.NOT_STEADY, "throughput was not at steady state: 1-second windows"
+            + " spread " + againstLimit(steadiness[0], MAX_SPREAD) + " and " + (steadiness[1] >= 0 ? "rose " : "fell ")
+            + againstLimit(steadiness[1], MAX_TREND) + " across the level; " + (lab
+                ? unsteadyAdvice(settleOf.get(r.name()), shares)
                 : "warm the client and the service up before the requests you measure, or run longer")));
       }
       boolean saturated = saturation != null && saturation.saturated(); // a queue that grows is its verdict
@@ -241,6 +240,16 @@ public final class RunAnalysis {
     }
     boolean sampled = levels.stream().anyMatch(l -> l.cpu() != null);
     return new RunAnalysis(levels, warnings, sampled ? Optional.empty() : Optional.of("the CPU was not sampled"));
+  }
+
+  /**
+   * A figure (a fraction, its sign dropped) beside its limit, saying which side of it the figure lies:
+   * {@code 15% (within the limit of 15%)}; in words, as whole percentages can round onto the limit.
+   */
+  static String againstLimit(double figure, double limit) {
+    double f = Math.abs(figure);
+    return String.format(java.util.Locale.ROOT, "%.0f%% (%s the limit of %.0f%%)", f * 100, f > limit ? "over"
+        : "within", limit * 100);
   }
 
   /** What would help a level that was not steady, given its settle (null: none) and CPU shares. */
@@ -283,10 +292,10 @@ public final class RunAnalysis {
       return Optional.empty();
     }
     if (p50Steadiness[0] > MAX_LATENCY_DRIFT || Math.abs(p50Steadiness[1]) > MAX_LATENCY_DRIFT) {
-      return Optional.of(String.format(java.util.Locale.ROOT, "its per-second p50 went from %d µs to %d µs (medians"
-              + " of the first and last third of its seconds), spread %.0f%% and trend %+.0f%% of its mean (limit %.0f%%"
-              + " each)", thirdMedian(p50s, true), thirdMedian(p50s, false), p50Steadiness[0] * 100,
-          p50Steadiness[1] * 100, MAX_LATENCY_DRIFT * 100));
+      return Optional.of("its per-second p50 went from " + thirdMedian(p50s, true) + " µs to "
+          + thirdMedian(p50s, false) + " µs (medians of the first and last third of its seconds), spread "
+          + againstLimit(p50Steadiness[0], MAX_LATENCY_DRIFT) + " and trend " + (p50Steadiness[1] >= 0 ? "+" : "-")
+          + againstLimit(p50Steadiness[1], MAX_LATENCY_DRIFT) + " of its mean");
     }
     long first = thirdMedian(p99s, true);
     long last = thirdMedian(p99s, false);

@@ -297,7 +297,9 @@ public final class ComparisonReport implements SummaryListener {
     }
     if (!plainResults.isEmpty()) {
       System.out.print(Comparison.efficiencyTable(rows));
-      System.out.print(Comparison.harnessProfileTable(profileRows));
+      System.out.print(Comparison.harnessProfileTable(profileRows.stream().sorted(java.util.Comparator
+          .comparingInt((Comparison.ProfileRow r) -> frameworks.indexOf(r.framework()))
+          .thenComparingInt(Comparison.ProfileRow::clients)).toList()));
     }
     System.out.print(Comparison.pairsTable(pairs));
     System.out.print(Comparison.resolutionLines(resolutions));

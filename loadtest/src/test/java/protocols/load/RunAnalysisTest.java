@@ -77,6 +77,14 @@ class RunAnalysisTest {
         145, 144, 151, 158, 163, 160, 165, 100)), Optional.empty(), List.of());
     assertEquals(List.of(Kind.NOT_STEADY), kinds(a));
     assertTrue(a.warnings().get(0).message().contains("rose"), a.warnings().get(0).message());
+    assertTrue(a.warnings().get(0).message().contains("(over the limit of"), a.warnings().get(0).message());
+  }
+
+  @Test
+  void aFigureRoundedOntoItsLimitStillSaysWhichSideItIs() {
+    assertEquals("15% (within the limit of 15%)", RunAnalysis.againstLimit(0.1496, 0.15));
+    assertEquals("15% (over the limit of 15%)", RunAnalysis.againstLimit(0.1530, 0.15));
+    assertEquals("40% (over the limit of 25%)", RunAnalysis.againstLimit(-0.40, 0.25), "a fall, its sign said apart");
   }
 
   @Test
