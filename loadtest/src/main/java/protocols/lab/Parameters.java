@@ -84,7 +84,7 @@ public final class Parameters {
       new Param("seed", "from the clock", EnumSet.of(Use.ECHO, Use.SHOOTOUT, Use.STREAM_SHOOTOUT)),
       new Param("profile", "false", EnumSet.of(Use.ECHO, Use.SHOOTOUT, Use.STREAMS)),
       new Param("cpus", "false", EnumSet.of(Use.ECHO, Use.SHOOTOUT, Use.NIGHTLY, Use.DEMO, Use.STREAMS)),
-      new Param(Profiling.LIBRARY_PARAM, "the one in the async-profiler jar", EnumSet.of(Use.ECHO, Use.SHOOTOUT, Use.STREAMS)),
+      new Param(ProfilerAgent.LIBRARY_PARAM, "the one in the async-profiler jar", EnumSet.of(Use.ECHO, Use.SHOOTOUT, Use.STREAMS)),
       new Param(DeclaredServers.PARAM, "unset", CLIENTS),
       new Param("metrics.port", "unset", CLIENTS),
       new Param("metrics.host", LiveSettings.DEFAULT_HOST, CLIENTS),

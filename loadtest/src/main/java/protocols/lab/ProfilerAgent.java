@@ -13,6 +13,8 @@ import protocols.stats.profile.ProfileEvent;
 
 /** async-profiler's library and its commands, for this JVM, the servers it attaches to and the JVMs it starts. */
 public final class ProfilerAgent {
+  /** The -D parameter naming a library to load instead of the one in async-profiler's jar. */
+  public static final String LIBRARY_PARAM = "profilerLibrary";
   /** async-profiler's sampling interval for CPU (-Dprofile=cpu). */
   public static final Duration INTERVAL = Duration.ofMillis(1);
 

@@ -33,7 +33,6 @@ import protocols.stats.profile.ProfileEvent;
  * Everything sits in the run's folder ({@code profiles/}); the library extracted there is deleted.
  */
 final class Profiling {
-  static final String LIBRARY_PARAM = "profilerLibrary";
   private static final String JFR_NAME = "rpc-lab-profile";
 
   private final ProfileEvent event;
@@ -74,7 +73,7 @@ final class Profiling {
       System.out.println("profile: not recorded: cannot create " + folder + ": " + Errors.oneLine(e));
       return Optional.empty();
     }
-    String given = params.string(LIBRARY_PARAM, "");
+    String given = params.string(ProfilerAgent.LIBRARY_PARAM, "");
     Path library = given.isEmpty() ? folder.resolve("libasyncProfiler.so") : Path.of(given);
     String why;
     try {

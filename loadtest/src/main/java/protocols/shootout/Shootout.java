@@ -271,19 +271,24 @@ public final class Shootout extends VariantRun {
       throw new IllegalStateException("no temporary folder for the plain driver: " + e.getMessage());
     }
     Optional<ProfileEvent> profile = params.profile();
-    Path library = profile.isEmpty() ? null : dir.resolve("libasyncProfiler.so");
-    if (library != null) {
-      try {
+    String given = params.string(ProfilerAgent.LIBRARY_PARAM, "");
+    boolean extract = profile.isPresent() && given.isEmpty();
+    Path library = profile.isEmpty() ? null : given.isEmpty() ? dir.resolve("libasyncProfiler.so") : Path.of(given);
+    try {
+      if (extract) {
         ProfilerAgent.extract(library);
-      } catch (IOException e) {
-        System.out.println("profile: the plain driver on JDK Flight Recorder: " + Errors.oneLine(e));
-        library = null;
+      } else if (library != null && !Files.isRegularFile(library)) {
+        throw new IOException("no file " + library);
       }
+    } catch (IOException e) {
+      // A JVM told to load an agent that is not there does not start: JFR instead, as in Gatling's JVM.
+      System.out.println("profile: the plain driver on JDK Flight Recorder: " + Errors.oneLine(e));
+      library = null;
     }
     try {
       return runPlainDrivers(params, modes, trials, dir, profile.orElse(null), library, profiles);
     } finally {
-      if (library != null) {
+      if (extract && library != null) {
         try {
           Files.deleteIfExists(library);
         } catch (IOException ignored) {
