@@ -20,8 +20,38 @@ public final class ProfilerAgent {
 
   private ProfilerAgent() {}
 
+  /** async-profiler's library for a run: the one -DprofilerLibrary names, or the jar's, extracted. */
+  public record Library(Path path, boolean extracted) {
+    /** The library -DprofilerLibrary names (never checked here), else the jar's extracted into {@code folder}. */
+    public static Library of(LoadParams params, Path folder) throws IOException {
+      String given = params.string(LIBRARY_PARAM, "");
+      if (!given.isEmpty()) {
+        return new Library(Path.of(given), false);
+      }
+      Library extracted = new Library(folder.resolve("libasyncProfiler.so"), true);
+      try {
+        extract(extracted.path());
+      } catch (IOException e) {
+        extracted.delete();
+        throw e;
+      }
+      return extracted;
+    }
+
+    /** Deletes it where it was extracted; a library given is never deleted. */
+    public void delete() {
+      if (extracted) {
+        try {
+          Files.deleteIfExists(path);
+        } catch (IOException ignored) {
+          // the run's folder keeps it: not /tmp
+        }
+      }
+    }
+  }
+
   /** Copies the library for this OS and CPU out of async-profiler's jar to {@code to}. */
-  public static void extract(Path to) throws IOException {
+  private static void extract(Path to) throws IOException {
     String os = System.getProperty("os.name").toLowerCase(Locale.ROOT);
     String arch = System.getProperty("os.arch").toLowerCase(Locale.ROOT);
     String dir = os.contains("mac") ? "macos" : os.contains("linux")

@@ -37,20 +37,19 @@ final class Profiling {
 
   private final ProfileEvent event;
   private final Path folder;
-  private final Path library;
-  private final boolean extracted;
+  /** async-profiler's library, loaded here and into the servers; null on JDK Flight Recorder. */
+  private final ProfilerAgent.Library library;
   private final AsyncProfiler profiler;
   private final Recording recording;
   private final String profilerName;
   private final Set<Long> servers = new LinkedHashSet<>();
   private final List<String> problems = new ArrayList<>();
 
-  private Profiling(ProfileEvent event, Path folder, Path library, boolean extracted, AsyncProfiler profiler,
+  private Profiling(ProfileEvent event, Path folder, ProfilerAgent.Library library, AsyncProfiler profiler,
                     Recording recording, String profilerName) {
     this.event = event;
     this.folder = folder;
     this.library = library;
-    this.extracted = extracted;
     this.profiler = profiler;
     this.recording = recording;
     this.profilerName = profilerName;
@@ -73,26 +72,23 @@ final class Profiling {
       System.out.println("profile: not recorded: cannot create " + folder + ": " + Errors.oneLine(e));
       return Optional.empty();
     }
-    String given = params.string(ProfilerAgent.LIBRARY_PARAM, "");
-    Path library = given.isEmpty() ? folder.resolve("libasyncProfiler.so") : Path.of(given);
+    ProfilerAgent.Library library = null;
     String why;
     try {
-      if (given.isEmpty()) {
-        ProfilerAgent.extract(library);
-      }
-      AsyncProfiler profiler = AsyncProfiler.getInstance(library.toAbsolutePath().toString());
+      library = ProfilerAgent.Library.of(params, folder);
+      AsyncProfiler profiler = AsyncProfiler.getInstance(library.path().toAbsolutePath().toString());
       String version = profiler.execute("version").trim();
       profiler.execute(ProfilerAgent.startCommand(event, folder.resolve("injector.jfr")));
       String name = "async-profiler " + version + " (" + event.label() + (event == ProfileEvent.CPU
           ? ", every " + ProfilerAgent.INTERVAL.toMillis() + " ms of CPU" : "") + ")";
       System.out.println("profile: " + name + ", each measured level of the injector and of the servers the lab"
           + " starts: " + folder);
-      return Optional.of(new Profiling(event, folder, library, given.isEmpty(), profiler, null, name));
+      return Optional.of(new Profiling(event, folder, library, profiler, null, name));
     } catch (IOException | RuntimeException | UnsatisfiedLinkError e) {
       why = Errors.oneLine(e);
     }
-    if (given.isEmpty()) {
-      deleteQuietly(library);
+    if (library != null) {
+      library.delete();
     }
     Recording recording = new Recording(jfrConfiguration());
     recording.setName(JFR_NAME);
@@ -106,7 +102,7 @@ final class Profiling {
     recording.start();
     String name = "JDK Flight Recorder (method sampling, its 'profile' settings)";
     System.out.println("profile: async-profiler could not load (" + why + "); " + name + " instead: " + folder);
-    return Optional.of(new Profiling(event, folder, library, false, null, recording, name));
+    return Optional.of(new Profiling(event, folder, null, null, recording, name));
   }
 
   private static Configuration jfrConfiguration() {
@@ -154,7 +150,7 @@ final class Profiling {
       throw new IOException("cannot attach: " + e.getMessage(), e);
     }
     try {
-      vm.loadAgentPath(library.toAbsolutePath().toString(), command);
+      vm.loadAgentPath(library.path().toAbsolutePath().toString(), command);
     } catch (com.sun.tools.attach.AgentLoadException | com.sun.tools.attach.AgentInitializationException e) {
       throw new IOException("async-profiler refused '" + command + "': " + e.getMessage(), e);
     } finally {
@@ -208,8 +204,8 @@ final class Profiling {
         }
       }
     }
-    if (extracted) {
-      deleteQuietly(library);
+    if (library != null) {
+      library.delete();
     }
   }
 
@@ -247,9 +243,8 @@ final class Profiling {
                             Double cpuPerCall) {
     String file = String.format(Locale.ROOT, "level-%02d-%s.html", n, side.label());
     try {
-      String collapsed = Flames.collapsed(jfrs, from, to, event);
-      Flames.flameGraph(Breakdown.withoutThreads(collapsed), r.name() + ": " + side.label() + " (" + profilerName + ")", folder.resolve(file));
-      return LevelProfile.of(r.name(), side, "profiles/" + file, Breakdown.ofCollapsed(collapsed), cpuPerCall);
+      return Flames.side(r.name(), side, jfrs, from, to, event, profilerName, folder.getParent(), "profiles/" + file,
+          cpuPerCall);
     } catch (IOException | RuntimeException e) {
       problems.add(r.name() + " " + side.label() + ": " + Errors.oneLine(e));
       return LevelProfile.of(r.name(), side, null, new Breakdown(), null);
@@ -261,11 +256,4 @@ final class Profiling {
     return List.copyOf(problems);
   }
 
-  private static void deleteQuietly(Path p) {
-    try {
-      Files.deleteIfExists(p);
-    } catch (IOException ignored) {
-      // the run's folder keeps it: not /tmp
-    }
-  }
 }

@@ -37,7 +37,6 @@ import protocols.stats.Saturation;
 import protocols.stats.Summaries;
 import protocols.stats.Warning;
 import protocols.stats.Warning.Kind;
-import protocols.stats.profile.Breakdown;
 import protocols.stats.profile.Flames;
 import protocols.stats.profile.LevelProfile;
 import protocols.stats.profile.ProfileEvent;
@@ -177,17 +176,17 @@ public final class ComparisonReport implements SummaryListener {
     if (profiles == null || plainEvent == null || plainProfiles.isEmpty()) {
       return profiles;
     }
+    Map<String, Summaries.Summary> plain = plainSummaries();
     List<LevelProfile> plainSides = new ArrayList<>();
     List<String> problems = new ArrayList<>(profiles.problems());
     int n = 0;
     for (String framework : frameworks) {
       for (InvocationMode mode : modes) {
         Path jfr = plainProfiles.get(key(framework, mode));
-        Path result = plainResults.get(key(framework, mode));
-        if (jfr == null || result == null || !Files.exists(result)) {
+        Summaries.Summary p = plain.get(key(framework, mode));
+        if (jfr == null || p == null) {
           continue;
         }
-        Summaries.Summary p = Summaries.read(result);
         Map<String, Double> cpu = p.run() == null || p.run().cpuMicrosPerCall() == null ? Map.of()
             : p.run().cpuMicrosPerCall();
         for (RequestStats r : p.requests()) {
@@ -198,10 +197,8 @@ public final class ComparisonReport implements SummaryListener {
           String request = Level.closed(framework, l.size(), l.mode()).trial(l.trial()).name();
           String file = String.format(Locale.ROOT, "profiles/plain-%02d.html", ++n);
           try {
-            String collapsed = Flames.collapsed(List.of(jfr), r.startEpochMillis(), r.endEpochMillis(), plainEvent);
-            Flames.flameGraph(Breakdown.withoutThreads(collapsed), request + ": plain driver (" + profiles.profiler()
-                + ")", folder.resolve(file));
-            plainSides.add(LevelProfile.of(request, LevelProfile.Side.PLAIN, file, Breakdown.ofCollapsed(collapsed),
+            plainSides.add(Flames.side(request, LevelProfile.Side.PLAIN, List.of(jfr), r.startEpochMillis(),
+                r.endEpochMillis(), plainEvent, profiles.profiler(), folder, file,
                 plainEvent == ProfileEvent.CPU ? cpu.get(r.name()) : null));
           } catch (IOException | RuntimeException e) {
             problems.add(request + " plain: " + protocols.rpc.Errors.oneLine(e));
@@ -224,6 +221,17 @@ public final class ComparisonReport implements SummaryListener {
     }
     plainOf.values().forEach(levels::addAll);
     return new Profiles(profiles.profiler(), levels, problems);
+  }
+
+  /** The plain drivers' summaries that were written, by {@link #key}. */
+  private Map<String, Summaries.Summary> plainSummaries() throws IOException {
+    Map<String, Summaries.Summary> plain = new LinkedHashMap<>();
+    for (Map.Entry<String, Path> e : plainResults.entrySet()) {
+      if (Files.exists(e.getValue())) {
+        plain.put(e.getKey(), Summaries.read(e.getValue()));
+      }
+    }
+    return plain;
   }
 
   /** Each profiled level's sides, as values of the levels they are of. */
@@ -317,12 +325,7 @@ public final class ComparisonReport implements SummaryListener {
    */
   List<Comparison.Row> rows(List<RequestStats> gatling, Function<String, CpuSampler.Shares> cpu) throws IOException {
     TrialComparison trials = new TrialComparison(gatling, seed);
-    Map<String, Summaries.Summary> plain = new LinkedHashMap<>();
-    for (Map.Entry<String, Path> e : plainResults.entrySet()) {
-      if (Files.exists(e.getValue())) {
-        plain.put(e.getKey(), Summaries.read(e.getValue()));
-      }
-    }
+    Map<String, Summaries.Summary> plain = plainSummaries();
     List<Comparison.Row> rows = new ArrayList<>();
     for (String framework : frameworks) {
       for (InvocationMode mode : modes) {

@@ -271,29 +271,25 @@ public final class Shootout extends VariantRun {
       throw new IllegalStateException("no temporary folder for the plain driver: " + e.getMessage());
     }
     Optional<ProfileEvent> profile = params.profile();
-    String given = params.string(ProfilerAgent.LIBRARY_PARAM, "");
-    boolean extract = profile.isPresent() && given.isEmpty();
-    Path library = profile.isEmpty() ? null : given.isEmpty() ? dir.resolve("libasyncProfiler.so") : Path.of(given);
-    try {
-      if (extract) {
-        ProfilerAgent.extract(library);
-      } else if (library != null && !Files.isRegularFile(library)) {
-        throw new IOException("no file " + library);
+    ProfilerAgent.Library library = null;
+    if (profile.isPresent()) {
+      try {
+        library = ProfilerAgent.Library.of(params, dir);
+        if (!Files.isRegularFile(library.path())) {
+          throw new IOException("no file " + library.path());
+        }
+      } catch (IOException e) {
+        // A JVM told to load an agent that is not there does not start: JFR instead, as in Gatling's JVM.
+        System.out.println("profile: the plain driver on JDK Flight Recorder: " + Errors.oneLine(e));
+        library = null;
       }
-    } catch (IOException e) {
-      // A JVM told to load an agent that is not there does not start: JFR instead, as in Gatling's JVM.
-      System.out.println("profile: the plain driver on JDK Flight Recorder: " + Errors.oneLine(e));
-      library = null;
     }
     try {
-      return runPlainDrivers(params, modes, trials, dir, profile.orElse(null), library, profiles);
+      return runPlainDrivers(params, modes, trials, dir, profile.orElse(null), library == null ? null
+          : library.path(), profiles);
     } finally {
-      if (extract && library != null) {
-        try {
-          Files.deleteIfExists(library);
-        } catch (IOException ignored) {
-          // the run's folder keeps it: not /tmp
-        }
+      if (library != null) {
+        library.delete();
       }
     }
   }

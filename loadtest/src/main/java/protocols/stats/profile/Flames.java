@@ -49,6 +49,20 @@ public final class Flames {
     return all.toString();
   }
 
+  /**
+   * One side of a level: its slice of {@code jfrs} between two epoch-millisecond instants, its flame graph
+   * written to {@code flameGraph} (relative to {@code runFolder}) and titled by the request, the side and the
+   * profiler, and its breakdown.
+   */
+  public static LevelProfile side(String request, LevelProfile.Side side, List<Path> jfrs, long fromMillis,
+                                  long toMillis, ProfileEvent event, String profiler, Path runFolder, String flameGraph,
+                                  Double cpuUsPerCall) throws IOException {
+    String collapsed = collapsed(jfrs, fromMillis, toMillis, event);
+    flameGraph(Breakdown.withoutThreads(collapsed), request + ": " + side.label() + " (" + profiler + ")",
+        runFolder.resolve(flameGraph));
+    return LevelProfile.of(request, side, flameGraph, Breakdown.ofCollapsed(collapsed), cpuUsPerCall);
+  }
+
   /** Writes {@code collapsed} as a flame graph page titled {@code title}. */
   public static void flameGraph(String collapsed, String title, Path html) throws IOException {
     Arguments args = new Arguments();
