@@ -12,7 +12,6 @@ import java.nio.file.StandardCopyOption;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.function.Function;
@@ -37,7 +36,6 @@ import protocols.stats.Saturation;
 import protocols.stats.Summaries;
 import protocols.stats.Warning;
 import protocols.stats.Warning.Kind;
-import protocols.stats.profile.Flames;
 import protocols.stats.profile.LevelProfile;
 import protocols.stats.profile.ProfileEvent;
 import protocols.stats.profile.Profiles;
@@ -81,9 +79,8 @@ public final class ComparisonReport implements SummaryListener {
   private Map<String, Comparison.ClientLayout> layouts = Map.of();
   /** The run's profiles, told before the summary is written; null without -Dprofile. */
   private Profiles profiles;
-  /** What the plain drivers' JVMs recorded (-Dprofile with -Dplain=true), and where, by {@link #key}. */
-  private ProfileEvent plainEvent;
-  private Map<String, Path> plainProfiles = Map.of();
+  /** What the plain drivers' JVMs recorded (-Dprofile with -Dplain=true). */
+  private PlainProfiles plainProfiles = PlainProfiles.NONE;
 
   public ComparisonReport(List<String> frameworks, Map<String, String> frameworkVersions, List<InvocationMode> modes,
                           List<Integer> levels, String ceiling, Map<String, String> parameters,
@@ -157,70 +154,13 @@ public final class ComparisonReport implements SummaryListener {
 
   /** The plain drivers' recordings of {@code event}, by {@link #key}: each level gets a side beside Gatling's. */
   ComparisonReport withPlainProfiles(ProfileEvent event, Map<String, Path> recordings) {
-    this.plainEvent = event;
-    this.plainProfiles = Map.copyOf(recordings);
+    this.plainProfiles = new PlainProfiles(event, recordings);
     return this;
   }
 
   @Override
   public void profiled(Profiles profiles) {
     this.profiles = profiles;
-  }
-
-  /**
-   * The run's profiles with each plain-driver level's side ({@link LevelProfile.Side#PLAIN}) beside the
-   * sides of the Gatling level it is the reference of, under that level's name; its flame graph in
-   * {@code profiles/} of {@code folder}.
-   */
-  private Profiles withPlainSides(Path folder) throws IOException {
-    if (profiles == null || plainEvent == null || plainProfiles.isEmpty()) {
-      return profiles;
-    }
-    Map<String, Summaries.Summary> plain = plainSummaries();
-    List<LevelProfile> plainSides = new ArrayList<>();
-    List<String> problems = new ArrayList<>(profiles.problems());
-    int n = 0;
-    for (String framework : frameworks) {
-      for (InvocationMode mode : modes) {
-        Path jfr = plainProfiles.get(key(framework, mode));
-        Summaries.Summary p = plain.get(key(framework, mode));
-        if (jfr == null || p == null) {
-          continue;
-        }
-        Map<String, Double> cpu = p.run() == null || p.run().cpuMicrosPerCall() == null ? Map.of()
-            : p.run().cpuMicrosPerCall();
-        for (RequestStats r : p.requests()) {
-          Level l = r.level();
-          if (r.count() == 0 || l == null || !l.measured()) {
-            continue;
-          }
-          String request = Level.closed(framework, l.size(), l.mode()).trial(l.trial()).name();
-          String file = String.format(Locale.ROOT, "profiles/plain-%02d.html", ++n);
-          try {
-            plainSides.add(Flames.side(request, LevelProfile.Side.PLAIN, List.of(jfr), r.startEpochMillis(),
-                r.endEpochMillis(), plainEvent, profiles.profiler(), folder, file,
-                plainEvent == ProfileEvent.CPU ? cpu.get(r.name()) : null));
-          } catch (IOException | RuntimeException e) {
-            problems.add(request + " plain: " + protocols.rpc.Errors.oneLine(e));
-          }
-        }
-      }
-    }
-    // Each level's sides together: Gatling's injector and servers, then the plain driver.
-    Map<String, List<LevelProfile>> plainOf = new LinkedHashMap<>();
-    plainSides.forEach(s -> plainOf.computeIfAbsent(s.request(), k -> new ArrayList<>()).add(s));
-    List<LevelProfile> gatling = profiles.levels();
-    List<LevelProfile> levels = new ArrayList<>();
-    for (int i = 0; i < gatling.size(); i++) {
-      String request = gatling.get(i).request();
-      levels.add(gatling.get(i));
-      if (i + 1 == gatling.size() || !gatling.get(i + 1).request().equals(request)) {
-        levels.addAll(plainOf.getOrDefault(request, List.of()));
-        plainOf.remove(request);
-      }
-    }
-    plainOf.values().forEach(levels::addAll);
-    return new Profiles(profiles.profiler(), levels, problems);
   }
 
   /** The plain drivers' summaries that were written, by {@link #key}. */
@@ -254,8 +194,9 @@ public final class ComparisonReport implements SummaryListener {
   @Override
   public List<String> written(Path folder, List<RequestStats> requests, RunAnalysis analysis,
                              boolean interrupted) throws IOException {
+    Map<String, Summaries.Summary> plain = plainSummaries();
     List<Comparison.Row> rows = rows(requests, name -> analysis.level(name).map(RunAnalysis.Assessment::cpu)
-        .filter(c -> c != null && c.seconds() > 0).orElse(null));
+        .filter(c -> c != null && c.seconds() > 0).orElse(null), plain);
     TrialComparison trials = new TrialComparison(requests, seed);
     List<Comparison.Pair> pairs = trials.pairs(frameworks, modes, levels);
     List<Comparison.Resolution> resolutions = trials.resolutions(frameworks, modes, levels);
@@ -268,7 +209,7 @@ public final class ComparisonReport implements SummaryListener {
     List<Comparison.RateRow> rateRows = rateRows(requests, analysis);
     List<Comparison.Capacity> capacities = Comparison.capacities(rateRows);
     List<TwoWays.Row> twoWaysRows = TwoWays.rows(twoWays, rows, pairs);
-    Profiles sides = withPlainSides(folder);
+    Profiles sides = plainProfiles.besideGatling(profiles, frameworks, modes, plain, folder);
     List<Comparison.ProfileRow> profileRows = profileRows(sides, requests);
     new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT).writeValue(folder.resolve(JSON).toFile(),
         new File(Pages.now(), interrupted, warnings, "microseconds", ceiling, machine, versions, parameters,
@@ -296,7 +237,7 @@ public final class ComparisonReport implements SummaryListener {
       if (Files.isDirectory(dir) && !Files.isSameFile(dir, folder)) {
         try (java.util.stream.Stream<Path> files = Files.list(dir)) {
           for (Path f : files.toList()) {
-            Path to = sides != null && plainProfiles.containsValue(f) ? folder.resolve("profiles") : folder;
+            Path to = sides != null && plainProfiles.recordings().containsValue(f) ? folder.resolve("profiles") : folder;
             Files.move(f, Files.createDirectories(to).resolve(f.getFileName()), StandardCopyOption.REPLACE_EXISTING);
           }
         }
@@ -324,8 +265,13 @@ public final class ComparisonReport implements SummaryListener {
    *     null where it was not measured
    */
   List<Comparison.Row> rows(List<RequestStats> gatling, Function<String, CpuSampler.Shares> cpu) throws IOException {
+    return rows(gatling, cpu, plainSummaries());
+  }
+
+  /** As above, with the plain drivers' summaries by {@link #key}. */
+  private List<Comparison.Row> rows(List<RequestStats> gatling, Function<String, CpuSampler.Shares> cpu,
+                                    Map<String, Summaries.Summary> plain) {
     TrialComparison trials = new TrialComparison(gatling, seed);
-    Map<String, Summaries.Summary> plain = plainSummaries();
     List<Comparison.Row> rows = new ArrayList<>();
     for (String framework : frameworks) {
       for (InvocationMode mode : modes) {
