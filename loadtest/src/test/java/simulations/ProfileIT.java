@@ -20,7 +20,8 @@ import org.junit.jupiter.api.Test;
 /**
  * -Dprofile=true: a flame graph per measured level for the injector and for the server, linked from
  * the level's row, and breakdowns whose shares add up to 1; async-profiler where it loads, JDK Flight
- * Recorder with one line saying so where it does not (its library hidden here); nothing left in /tmp.
+ * Recorder with one line saying so where it does not (its library hidden here), its sides without µs per
+ * call; nothing left in /tmp.
  * With the plain driver, its JVM profiled too: a third side per level, and the harness's CPU by component.
  */
 class ProfileIT {
@@ -57,6 +58,9 @@ class ProfileIT {
         && l.contains("JDK Flight Recorder")).count(), run.output());
     JsonNode profiles = assertProfiled(run);
     assertTrue(profiles.get("profiler").asText().startsWith("JDK Flight Recorder"), profiles.toString());
+    for (JsonNode side : profiles.get("levels")) {
+      assertTrue(side.path("cpuUsPerCall").isEmpty(), "JFR's method samples are not CPU time: no µs per call: " + side);
+    }
   }
 
   @Test

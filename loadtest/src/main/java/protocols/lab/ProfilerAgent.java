@@ -17,8 +17,16 @@ public final class ProfilerAgent {
   public static final String LIBRARY_PARAM = "profilerLibrary";
   /** async-profiler's sampling interval for CPU (-Dprofile=cpu). */
   public static final Duration INTERVAL = Duration.ofMillis(1);
+  /** What runs where async-profiler cannot load: samples of Java frames, not of CPU time (so no µs per call). */
+  public static final String FLIGHT_RECORDER = "JDK Flight Recorder (method sampling, its 'profile' settings)";
 
   private ProfilerAgent() {}
+
+  /** async-profiler as a page names it: its version where this JVM loaded it (else null), and what it samples. */
+  public static String name(String version, ProfileEvent event) {
+    return "async-profiler" + (version == null ? "" : " " + version) + " (" + event.label()
+        + (event == ProfileEvent.CPU ? ", every " + INTERVAL.toMillis() + " ms of CPU" : "") + ")";
+  }
 
   /** async-profiler's library for a run: the one -DprofilerLibrary names, or the jar's, extracted. */
   public record Library(Path path, boolean extracted) {

@@ -79,8 +79,7 @@ final class Profiling {
       AsyncProfiler profiler = AsyncProfiler.getInstance(library.path().toAbsolutePath().toString());
       String version = profiler.execute("version").trim();
       profiler.execute(ProfilerAgent.startCommand(event, folder.resolve("injector.jfr")));
-      String name = "async-profiler " + version + " (" + event.label() + (event == ProfileEvent.CPU
-          ? ", every " + ProfilerAgent.INTERVAL.toMillis() + " ms of CPU" : "") + ")";
+      String name = ProfilerAgent.name(version, event);
       System.out.println("profile: " + name + ", each measured level of the injector and of the servers the lab"
           + " starts: " + folder);
       return Optional.of(new Profiling(event, folder, library, profiler, null, name));
@@ -100,7 +99,7 @@ final class Profiling {
       return Optional.empty();
     }
     recording.start();
-    String name = "JDK Flight Recorder (method sampling, its 'profile' settings)";
+    String name = ProfilerAgent.FLIGHT_RECORDER;
     System.out.println("profile: async-profiler could not load (" + why + "); " + name + " instead: " + folder);
     return Optional.of(new Profiling(event, folder, null, null, recording, name));
   }
@@ -228,8 +227,10 @@ final class Profiling {
       long to = r.sendEndEpochMillis() > 0 ? r.sendEndEpochMillis() : r.endEpochMillis();
       CpuSampler.Shares cpu = analysis.level(r.name()).map(RunAnalysis.Assessment::cpu).orElse(null);
       double ok = r.okThroughput();
-      Double injectorCpu = event != ProfileEvent.CPU || cpu == null || ok <= 0 ? null : cpu.injectorCores() * 1e6 / ok;
-      Double serverCpu = event != ProfileEvent.CPU || cpu == null || ok <= 0 ? null : cpu.serverCores() * 1e6 / ok;
+      // CPU time split by component needs CPU samples: async-profiler's, not JFR's method samples.
+      boolean split = event == ProfileEvent.CPU && profiler != null && cpu != null && ok > 0;
+      Double injectorCpu = split ? cpu.injectorCores() * 1e6 / ok : null;
+      Double serverCpu = split ? cpu.serverCores() * 1e6 / ok : null;
       List<Path> serverFiles = serversOf.apply(r).stream().filter(servers::contains).map(this::serverJfr).toList();
       out.add(side(r, n, LevelProfile.Side.INJECTOR, List.of(folder.resolve("injector.jfr")), from, to, injectorCpu));
       if (!serverFiles.isEmpty()) {

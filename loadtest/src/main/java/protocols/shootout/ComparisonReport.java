@@ -37,7 +37,6 @@ import protocols.stats.Summaries;
 import protocols.stats.Warning;
 import protocols.stats.Warning.Kind;
 import protocols.stats.profile.LevelProfile;
-import protocols.stats.profile.ProfileEvent;
 import protocols.stats.profile.Profiles;
 
 /**
@@ -152,9 +151,9 @@ public final class ComparisonReport implements SummaryListener {
     return this;
   }
 
-  /** The plain drivers' recordings of {@code event}, by {@link #key}: each level gets a side beside Gatling's. */
-  ComparisonReport withPlainProfiles(ProfileEvent event, Map<String, Path> recordings) {
-    this.plainProfiles = new PlainProfiles(event, recordings);
+  /** The plain drivers' recordings, by {@link #key}: each level gets a side beside Gatling's. */
+  ComparisonReport withPlainProfiles(PlainProfiles profiles) {
+    this.plainProfiles = profiles;
     return this;
   }
 

@@ -7,6 +7,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import protocols.lab.ProfilerAgent;
 import protocols.rpc.Errors;
 import protocols.rpc.InvocationMode;
 import protocols.stats.Level;
@@ -18,14 +19,21 @@ import protocols.stats.profile.ProfileEvent;
 import protocols.stats.profile.Profiles;
 
 /**
- * What the plain drivers' JVMs recorded (-Dprofile with -Dplain=true): {@code event}, into
- * {@code recordings} by {@link ComparisonReport#key}; each of their levels becomes a side beside Gatling's.
+ * What the plain drivers' JVMs recorded (-Dprofile with -Dplain=true): {@code event}, with
+ * {@code profiler} (async-profiler as an agent, or JDK Flight Recorder where its library is not there),
+ * into {@code recordings} by {@link ComparisonReport#key}; each of their levels becomes a side beside Gatling's.
  */
-record PlainProfiles(ProfileEvent event, Map<String, Path> recordings) {
-  static final PlainProfiles NONE = new PlainProfiles(null, Map.of());
+record PlainProfiles(ProfileEvent event, String profiler, boolean cpuTime, Map<String, Path> recordings) {
+  static final PlainProfiles NONE = new PlainProfiles(null, null, false, Map.of());
 
   PlainProfiles {
     recordings = Map.copyOf(recordings);
+  }
+
+  /** The drivers' recordings of {@code event}, by async-profiler loaded as an agent or else by JDK Flight Recorder. */
+  static PlainProfiles of(ProfileEvent event, boolean asyncProfiler, Map<String, Path> recordings) {
+    return new PlainProfiles(event, asyncProfiler ? ProfilerAgent.name(null, event) : ProfilerAgent.FLIGHT_RECORDER,
+        asyncProfiler && event == ProfileEvent.CPU, recordings);
   }
 
   /**
@@ -60,8 +68,7 @@ record PlainProfiles(ProfileEvent event, Map<String, Path> recordings) {
           String file = String.format(Locale.ROOT, "profiles/plain-%02d.html", ++n);
           try {
             plainSides.add(Flames.side(request, LevelProfile.Side.PLAIN, List.of(jfr), r.startEpochMillis(),
-                r.endEpochMillis(), event, profiles.profiler(), folder, file,
-                event == ProfileEvent.CPU ? cpu.get(r.name()) : null));
+                r.endEpochMillis(), event, profiler, folder, file, cpuTime ? cpu.get(r.name()) : null));
           } catch (IOException | RuntimeException e) {
             problems.add(request + " plain: " + Errors.oneLine(e));
           }

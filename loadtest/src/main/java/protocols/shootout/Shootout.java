@@ -206,8 +206,8 @@ public final class Shootout extends VariantRun {
             via.endpoints().registry().kind().scheme(), direct.firstCallMillis(), via.firstCallMillis()));
       }
     }
-    Map<String, Path> plainProfiles = new LinkedHashMap<>();
-    Map<String, Path> plainResults = plain ? runPlainDrivers(params, modes, trials, plainProfiles) : Map.of();
+    PlainRuns plainRuns = plain ? runPlainDrivers(params, modes, trials) : new PlainRuns(Map.of(), PlainProfiles.NONE);
+    Map<String, Path> plainResults = plainRuns.results();
     Map<String, Comparison.ClientLayout> layouts = new LinkedHashMap<>();
     for (EchoRun echo : runs) {
       List<InvocationMode> can = echo.modesOf(modes);
@@ -228,7 +228,7 @@ public final class Shootout extends VariantRun {
     run.onSummaryWritten(new ComparisonReport(frameworks(), versions, modes, params.levels(), Frameworks.CEILING,
         describe(params, frameworks, modes, plain, discovery, trials), plainResults, pairs, ceilings(), trials.seed())
         .withPayloads(payloadPoints).withLayouts(layouts)
-        .withPlainProfiles(params.profile().orElse(null), plainProfiles));
+        .withPlainProfiles(plainRuns.profiles()));
   }
 
   /** Over TLS, each run's ceiling is the ceiling's run in the same TLS mode; at a payload size, the ceiling's at it. */
@@ -255,12 +255,15 @@ public final class Shootout extends VariantRun {
     return runs.stream().map(EchoRun::name).toList();
   }
 
+  /** The plain drivers' results and, with -Dprofile, their recordings, each by {@link ComparisonReport#key}. */
+  private record PlainRuns(Map<String, Path> results, PlainProfiles profiles) {
+  }
+
   /**
    * Runs the plain driver on each framework and mode, each in its own JVM; with -Dprofile each JVM is
-   * profiled from its start to its exit into {@code profiles}, by the key of its result.
+   * profiled from its start to its exit.
    */
-  private Map<String, Path> runPlainDrivers(LoadParams params, List<InvocationMode> modes, Trials trials,
-                                            Map<String, Path> profiles) {
+  private PlainRuns runPlainDrivers(LoadParams params, List<InvocationMode> modes, Trials trials) {
     Path dir;
     try {
       // Beside the runs (Gatling's -rf): an interrupted shootout leaves them there, not in /tmp.
@@ -284,9 +287,12 @@ public final class Shootout extends VariantRun {
         library = null;
       }
     }
+    Map<String, Path> profiles = new LinkedHashMap<>();
     try {
-      return runPlainDrivers(params, modes, trials, dir, profile.orElse(null), library == null ? null
-          : library.path(), profiles);
+      Map<String, Path> results = runPlainDrivers(params, modes, trials, dir, profile.orElse(null),
+          library == null ? null : library.path(), profiles);
+      return new PlainRuns(results, profile.isEmpty() ? PlainProfiles.NONE
+          : PlainProfiles.of(profile.get(), library != null, profiles));
     } finally {
       if (library != null) {
         library.delete();
