@@ -28,16 +28,17 @@ class EchoIT {
 
   /**
    * Async against servers the test started, one per framework, in one shootout (-Dtarget.NAME): each
-   * level served with no KO (Thrift's on its loops path), and the servers left running. One Gatling JVM for all four (each echo
+   * level served with no KO (Thrift's and Dubbo's on Gatling's loops), and the servers left running. One Gatling JVM for all four (each echo
    * simulation runs on its own in the ITs of its capability: RpcReportIT, RegistryIT, OpenModelIT, ...).
    */
   @Test
   void asyncRunsAgainstServersStartedByTheTest() throws Exception {
     List<EmbeddedServer> servers = new java.util.ArrayList<>();
     try {
-      // Thrift on its loops path (the lab's framed connections on Gatling's loops), the manager being the others' test.
+      // Thrift on its loops path (the lab's framed connections on Gatling's loops) and Dubbo's client on
+      // Gatling's loops, their default clients being the other tests'.
       Map<String, String> params = new java.util.HashMap<>(Map.of("frameworks", String.join(",", FRAMEWORKS),
-          "levels", "1,20", "duration", "4", "warmup", "2", "thrift.client", "loops"));
+          "levels", "1,20", "duration", "4", "warmup", "2", "thrift.client", "loops", "dubbo.client", "loops"));
       for (String name : FRAMEWORKS) {
         RpcFramework<?, ?> framework = Frameworks.byName(name);
         EmbeddedServer server = EmbeddedServer.start(name, framework.serverMainClass(), List.of());
@@ -57,6 +58,10 @@ class EchoIT {
         assertFalse(protocol.has("server"), "a target's settings are not the lab's to name: " + protocol);
         if (protocol.get("framework").asText().equals("thrift")) {
           assertTrue(protocol.get("asyncClient").asText().startsWith("loops:"), protocol.toString());
+          assertTrue(protocol.get("hopsPerCall").asText().startsWith("0 hops"), protocol.toString());
+        }
+        if (protocol.get("framework").asText().equals("dubbo")) {
+          assertTrue(protocol.get("client").asText().startsWith("loops"), protocol.toString());
           assertTrue(protocol.get("hopsPerCall").asText().startsWith("0 hops"), protocol.toString());
         }
       }

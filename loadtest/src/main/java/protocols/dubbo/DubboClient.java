@@ -8,8 +8,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
+import java.util.concurrent.atomic.AtomicInteger;
+import io.netty.channel.EventLoopGroup;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -20,15 +20,13 @@ import org.apache.dubbo.config.ReferenceConfig;
 import org.apache.dubbo.config.RegistryConfig;
 import org.apache.dubbo.config.bootstrap.DubboBootstrap;
 import org.apache.dubbo.remoting.TimeoutException;
-import org.apache.dubbo.remoting.exchange.support.DefaultFuture;
 import org.apache.dubbo.rpc.RpcException;
-import org.apache.dubbo.rpc.StatusRpcException;
 import org.apache.dubbo.rpc.service.GenericService;
+import protocols.rpc.GatlingLoops;
 import protocols.rpc.InvocationMode;
 import protocols.rpc.Registry;
 import protocols.rpc.RpcClient;
 import protocols.rpc.RpcSettings;
-import protocols.rpc.SizeLimit;
 
 /**
  * A Dubbo consumer: one reference per service the requests call, connected straight to the server or
@@ -45,7 +43,6 @@ public final class DubboClient implements RpcClient {
 
   /** How long a reference waits to connect to its registry before it fails. */
   static final int REGISTRY_TIMEOUT_MILLIS = 5_000;
-  private static final Pattern TOO_LARGE = Pattern.compile("Data length too large: (\\d+), max payload: (\\d+)");
   private final DubboBootstrap bootstrap;
 
   private final RpcSettings settings;
@@ -64,10 +61,13 @@ public final class DubboClient implements RpcClient {
   private final Map<String, DubboNotifier> notifiers = new ConcurrentHashMap<>();
   /** PEM copies of a PKCS#12 identity (Dubbo takes file names), deleted when the client closes; else null. */
   private Path tlsFolder;
+  /** -Ddubbo.client=loops: the loops a reference each lives on (see {@link GatlingLoopTransporter}); else null. */
+  private final GatlingLoopTransporter.Loops loops;
+  private final AtomicInteger turns = new AtomicInteger();
 
   DubboClient(RpcSettings settings, String serialization, int maxPayload, DubboProtocol.Cluster cluster,
-              int consumerThreads) {
-    this(settings, serialization, maxPayload, cluster, false, consumerThreads);
+              int consumerThreads, EventLoopGroup gatlingLoops) {
+    this(settings, serialization, maxPayload, cluster, false, consumerThreads, gatlingLoops);
   }
 
   /** A consumer over Triple, calling the given servers directly. */
@@ -76,12 +76,13 @@ public final class DubboClient implements RpcClient {
   }
 
   static DubboClient triple(RpcSettings settings, int maxBody, int consumerThreads) {
-    return new DubboClient(settings, "", maxBody, DubboProtocol.Cluster.DEFAULT, true, consumerThreads);
+    return new DubboClient(settings, "", maxBody, DubboProtocol.Cluster.DEFAULT, true, consumerThreads, null);
   }
 
   private DubboClient(RpcSettings settings, String serialization, int maxPayload, DubboProtocol.Cluster cluster,
-                      boolean triple, int consumerThreads) {
+                      boolean triple, int consumerThreads, EventLoopGroup gatlingLoops) {
     this.triple = triple;
+    this.loops = gatlingLoops == null ? null : GatlingLoopTransporter.Loops.of(gatlingLoops);
     this.consumerThreads = consumerThreads;
     this.settings = settings;
     this.cluster = cluster;
@@ -104,12 +105,38 @@ public final class DubboClient implements RpcClient {
       }
       bootstrap.ssl(DubboTls.sslConfig(settings.tls(), tlsFolder));
     }
-    bootstrap.application(application).start();
+    bootstrap.application(application);
+    if (loops != null) {
+      bootstrap.getApplicationModel().getBeanFactory().registerBean(loops);
+    }
+    bootstrap.start();
   }
 
   /** A proxy of {@code service} on the target (made once, then shared); fails now if the server is not there. */
   <S> S reference(Class<S> service, String version, String group) {
-    return service.cast(reference(service.getName(), version, group, "", r -> r.setInterface(service)));
+    return service.cast(reference(service.getName(), version, group, "", r -> r.setInterface(service), -1));
+  }
+
+  /**
+   * -Ddubbo.client=loops: a proxy of {@code service} per connection, connection i on Gatling's loop i
+   * (modulo), as many as -Dconnections or else as the loops; empty on Dubbo's own threads.
+   */
+  @SuppressWarnings("unchecked")
+  <S> List<S> onLoops(Class<S> service, String version, String group) {
+    if (loops == null) {
+      return List.of();
+    }
+    int n = settings.connections() > 0 ? settings.connections() : loops.loops().length;
+    List<S> proxies = new java.util.ArrayList<>();
+    for (int i = 0; i < n; i++) {
+      proxies.add(service.cast(reference(service.getName(), version, group, ":loop" + i, r -> r.setInterface(service), i)));
+    }
+    return proxies;
+  }
+
+  /** Which of {@code n} proxies of {@link #onLoops} a call takes: the calling loop's own where it has one. */
+  int proxyFor(int n) {
+    return GatlingLoops.connectionFor(loops.loops(), n, turns);
   }
 
   /**
@@ -131,7 +158,7 @@ public final class DubboClient implements RpcClient {
       m.setOnthrow(notifier);
       m.setOnthrowMethod("onThrow");
       r.setMethods(List.of(m));
-    }));
+    }, -1));
     return new Notifying<>(notifier.caller(service, proxy), notifier);
   }
 
@@ -144,7 +171,7 @@ public final class DubboClient implements RpcClient {
     return (GenericService) reference(serviceName, version, group, ":generic", r -> {
       r.setInterface(serviceName);
       r.setGeneric("true");
-    });
+    }, -1);
   }
 
   /**
@@ -175,7 +202,7 @@ public final class DubboClient implements RpcClient {
   /** A call that could not reach a discovered provider: Dubbo's first sentence, then where the providers came from. */
   @Override
   public String failureLine(Throwable thrown) {
-    Throwable error = lostWhileSending(thrown);
+    Throwable error = DubboErrors.lostWhileSending(thrown);
     String line = protocols.rpc.Errors.oneLine(error);
     if (found.isEmpty() || !(error instanceof RpcException e) || !(e.isNetwork() || String.valueOf(e.getMessage())
         .contains("No provider available"))) {
@@ -188,7 +215,7 @@ public final class DubboClient implements RpcClient {
 
   @SuppressWarnings({"unchecked", "rawtypes"})
   private synchronized Object reference(String serviceName, String version, String group, String kind,
-                                        java.util.function.Consumer<ReferenceConfig> setService) {
+                                        java.util.function.Consumer<ReferenceConfig> setService, int loop) {
     String key = serviceName + ":" + version + ":" + group + kind;
     ReferenceConfig<?> existing = references.get(key);
     if (existing != null) {
@@ -210,6 +237,12 @@ public final class DubboClient implements RpcClient {
       parameters.put("prefer.serialization", serialization);
       parameters.put("client", ExactAddressTransporter.NAME);
       parameters.put("payload", Integer.toString(maxPayload));
+      if (loop >= 0) {
+        // Its own connection (connections=1 below: not shared), on loop `loop`; replies complete on it.
+        parameters.put("client", GatlingLoopTransporter.NAME);
+        parameters.put(GatlingLoopTransporter.LOOP_KEY, Integer.toString(loop));
+        parameters.put("dispatcher", "direct");
+      }
     }
     parameters.putAll(DubboConnectionSettings.of(settings));
     // The consumer's own side of the URL: a direct URL's pool parameters would be dropped as the provider's.
@@ -240,7 +273,9 @@ public final class DubboClient implements RpcClient {
     reference.setTimeout((int) Math.min(Integer.MAX_VALUE, settings.timeoutMillis()));
     reference.setRetries(cluster.retries()); // by default none: a retry would hide a failure and time two calls as one
     reference.setCheck(true); // fail when the request is prepared, not on the first call, if the server is not there
-    if (settings.connections() > 0) {
+    if (loop >= 0) {
+      reference.setConnections(1);
+    } else if (settings.connections() > 0) {
       reference.setConnections(settings.connections());
     }
     Object proxy;
@@ -316,64 +351,12 @@ public final class DubboClient implements RpcClient {
 
   @Override
   public String sizeLimit(Throwable error, Object request) {
-    for (Throwable t = error; t != null; t = t.getCause() == t ? null : t.getCause()) {
-      String message = String.valueOf(t.getMessage());
-      if (triple) {
-        // Triple's server refuses to send a reply over its limit and says only this; its HTTP/2 side limits
-        // no request, nor does its client. The limit named is this client's, which the lab's server shares.
-        if (message.contains("Response Entity Too Large")) {
-          return SizeLimit.message("triple", "reply", -1, maxPayload, "--max-message");
-        }
-        continue;
-      }
-      // Dubbo's codec, on either side: "Data length too large: 10000136, max payload: 8388608, channel: ..."
-      Matcher m = TOO_LARGE.matcher(message);
-      if (m.find()) {
-        return SizeLimit.message("dubbo", "message", Long.parseLong(m.group(1)), Long.parseLong(m.group(2)),
-            "--payload");
-      }
-    }
-    return null;
+    return DubboErrors.sizeLimit(error, triple, maxPayload);
   }
 
   @Override
   public String errorCode(Throwable thrown) {
-    Throwable error = lostWhileSending(thrown);
-    if (error instanceof StatusRpcException e) {
-      return "triple " + e.getStatus().code; // gRPC's status codes, as grpc-java's client names them
-    }
-    if (error instanceof RpcException e) {
-      return switch (e.getCode()) {
-        case RpcException.NETWORK_EXCEPTION -> "dubbo network";
-        case RpcException.TIMEOUT_EXCEPTION -> "dubbo timeout";
-        case RpcException.BIZ_EXCEPTION -> "dubbo biz";
-        case RpcException.FORBIDDEN_EXCEPTION -> "dubbo forbidden";
-        case RpcException.SERIALIZATION_EXCEPTION -> "dubbo serialization";
-        case RpcException.NO_INVOKER_AVAILABLE_AFTER_FILTER -> "dubbo no invoker";
-        case RpcException.LIMIT_EXCEEDED_EXCEPTION -> "dubbo limit exceeded";
-        case RpcException.METHOD_NOT_FOUND -> "dubbo method not found";
-        default -> "dubbo " + e.getCode();
-      };
-    }
-    return error.getClass().getSimpleName();
-  }
-
-  /**
-   * Dubbo 3.3's {@code HeaderExchangeChannel.request} cancels its call when sending fails on a closing channel, and
-   * when the channel's close had already answered that call, {@code DefaultFuture.cancel} finds no future and throws
-   * a NullPointerException in place of the send's error. That is a connection lost while sending: named as one.
-   */
-  static Throwable lostWhileSending(Throwable error) {
-    if (error instanceof NullPointerException) {
-      for (StackTraceElement frame : error.getStackTrace()) {
-        if (frame.getClassName().equals(DefaultFuture.class.getName()) && frame.getMethodName().equals("cancel")) {
-          return new RpcException(RpcException.NETWORK_EXCEPTION, "Failed to send the call: the connection closed"
-              + " while it was sent (Dubbo's DefaultFuture.cancel then threw " + protocols.rpc.Errors.oneLine(error)
-              + ")", error);
-        }
-      }
-    }
-    return error;
+    return DubboErrors.errorCode(thrown);
   }
 
   @Override

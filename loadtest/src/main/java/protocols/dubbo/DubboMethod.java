@@ -1,5 +1,6 @@
 package protocols.dubbo;
 
+import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.function.BiConsumer;
@@ -14,12 +15,12 @@ import protocols.rpc.RpcMethod;
  * one, sync mode waits for the future on the sync pool. Immutable.
  */
 record DubboMethod<S, Req, Resp>(DubboService<S> service, Blocking<S, Req, Resp> blocking,
-                                 Async<S, Req, Resp> async, S proxy, S notifying, DubboNotifier notifier,
-                                 boolean enforcesTimeout)
+                                 Async<S, Req, Resp> async, S proxy, List<S> onLoops, S notifying,
+                                 DubboNotifier notifier, boolean enforcesTimeout)
     implements RpcMethod<DubboClient, Req, Resp> {
 
   DubboMethod(DubboService<S> service, Blocking<S, Req, Resp> blocking, Async<S, Req, Resp> async) {
-    this(service, blocking, async, null, null, null, false);
+    this(service, blocking, async, null, List.of(), null, null, false);
   }
 
   /**
@@ -31,9 +32,17 @@ record DubboMethod<S, Req, Resp>(DubboService<S> service, Blocking<S, Req, Resp>
     boolean ownTimeout = !client.triple();
     if (client.mode() == InvocationMode.CALLBACK && blocking != null && !client.triple()) {
       DubboClient.Notifying<S> n = service.notifying(client, blocking);
-      return new DubboMethod<>(service, blocking, async, service.proxy(client), n.caller(), n.notifier(), ownTimeout);
+      return new DubboMethod<>(service, blocking, async, service.proxy(client), List.of(), n.caller(), n.notifier(),
+          ownTimeout);
     }
-    return new DubboMethod<>(service, blocking, async, service.proxy(client), null, null, ownTimeout);
+    List<S> onLoops = service.onLoops(client);
+    return new DubboMethod<>(service, blocking, async, onLoops.isEmpty() ? service.proxy(client) : null, onLoops,
+        null, null, ownTimeout);
+  }
+
+  /** The proxy a call takes: with -Ddubbo.client=loops, the calling loop's own; else the one. */
+  private S target(DubboClient client) {
+    return onLoops.isEmpty() ? proxy : onLoops.get(client.proxyFor(onLoops.size()));
   }
 
   /**
@@ -58,15 +67,17 @@ record DubboMethod<S, Req, Resp>(DubboService<S> service, Blocking<S, Req, Resp>
 
   @Override
   public CompletionStage<Resp> callAsync(DubboClient client, Req request) {
+    S target = target(client);
     if (async != null) {
-      return async.call(proxy, request);
+      return async.call(target, request);
     }
-    return RpcContext.getClientAttachment().asyncCall(() -> blocking.call(proxy, request));
+    return RpcContext.getClientAttachment().asyncCall(() -> blocking.call(target, request));
   }
 
   @Override
   public Resp callSync(DubboClient client, Req request, long timeoutMillis) throws Exception {
-    return blocking != null ? blocking.call(proxy, request) : RpcMethod.super.callSync(client, request, timeoutMillis);
+    return blocking != null ? blocking.call(target(client), request)
+        : RpcMethod.super.callSync(client, request, timeoutMillis);
   }
 
   /** A method with the interface's blocking signature, e.g. {@code (MobileService s, Order o) -> s.hello(o)}. */

@@ -22,6 +22,36 @@ public final class DubboProtocol extends DubboFamilyProtocol<DubboProtocol> {
 
   private final String serialization;
   private final Cluster cluster;
+  private final IoThreads io;
+
+  /** Whose threads do the consumer's I/O: -Ddubbo.client. */
+  public enum IoThreads {
+    /** Dubbo's own: its shared NettyClientWorker threads, replies through its consumer pool; the reference. */
+    OWN("own"),
+    /** A connection per Gatling loop, each user's calls on its loop's, replies completed there (dispatcher=direct). */
+    LOOPS("loops");
+
+    private final String label;
+
+    IoThreads(String label) {
+      this.label = label;
+    }
+
+    /** Its -Ddubbo.client value. */
+    public String label() {
+      return label;
+    }
+
+    /** The threads named {@code label}. */
+    public static IoThreads of(String label) {
+      for (IoThreads t : values()) {
+        if (t.label.equals(label)) {
+          return t;
+        }
+      }
+      throw new IllegalArgumentException("dubbo client must be own or loops, got '" + label + "'");
+    }
+  }
 
   /**
    * How a reference spreads calls over several providers: Dubbo's own load balancer and cluster
@@ -40,16 +70,24 @@ public final class DubboProtocol extends DubboFamilyProtocol<DubboProtocol> {
   }
 
   DubboProtocol(RpcSettings settings, String serialization) {
-    this(settings, serialization, Cluster.DEFAULT, 0);
+    this(settings, serialization, Cluster.DEFAULT, 0, IoThreads.OWN);
   }
 
-  private DubboProtocol(RpcSettings settings, String serialization, Cluster cluster, int consumerThreads) {
+  private DubboProtocol(RpcSettings settings, String serialization, Cluster cluster, int consumerThreads,
+                        IoThreads io) {
     super(settings, new Spec<>(KEY, "dubbo", DEFAULT_PAYLOAD,
-        s -> new DubboProtocol(s, serialization, cluster, consumerThreads),
-        (p, loops) -> new DubboClient(p.settings(), serialization, p.maxMessageBytes(), cluster, consumerThreads)),
+        s -> new DubboProtocol(s, serialization, cluster, consumerThreads, io),
+        (p, loops) -> new DubboClient(p.settings(), serialization, p.maxMessageBytes(), cluster, consumerThreads,
+            io == IoThreads.LOOPS ? loops : null)),
         consumerThreads);
     this.serialization = serialization;
     this.cluster = cluster;
+    this.io = io;
+  }
+
+  /** Whose threads do the consumer's I/O: Dubbo's own ({@link IoThreads#OWN}, the default) or Gatling's loops. */
+  public DubboProtocol client(IoThreads threads) {
+    return new DubboProtocol(settings(), serialization, cluster, consumerThreadCount(), threads);
   }
 
   /** hessian2 (Dubbo's default), kryo (the write-up's) or fastjson2; the server must use the same. */
@@ -58,21 +96,21 @@ public final class DubboProtocol extends DubboFamilyProtocol<DubboProtocol> {
       throw new IllegalArgumentException("Dubbo serialization must be one of "
           + String.join("|", DubboSerialization.SUPPORTED) + ", got '" + name + "'");
     }
-    return new DubboProtocol(settings(), name, cluster, consumerThreadCount());
+    return new DubboProtocol(settings(), name, cluster, consumerThreadCount(), io);
   }
 
   /** Dubbo's load balancer over several providers: random (its default), roundrobin, leastactive, ... */
   public DubboProtocol loadbalance(String name) {
     return new DubboProtocol(settings(), serialization,
         new Cluster(oneOf("loadbalance", name, LOAD_BALANCERS), cluster.strategy(), cluster.retries()),
-        consumerThreadCount());
+        consumerThreadCount(), io);
   }
 
   /** Dubbo's cluster strategy: failover (its default), failfast, failsafe, failback, available. */
   public DubboProtocol cluster(String name) {
     return new DubboProtocol(settings(), serialization,
         new Cluster(cluster.loadbalance(), oneOf("cluster", name, CLUSTERS), cluster.retries()),
-        consumerThreadCount());
+        consumerThreadCount(), io);
   }
 
   /** Retries of a failover cluster on another provider (default 0: each call is timed once, as it went). */
@@ -81,12 +119,12 @@ public final class DubboProtocol extends DubboFamilyProtocol<DubboProtocol> {
       throw new IllegalArgumentException("Dubbo retries must be between 0 and 10, got " + retries);
     }
     return new DubboProtocol(settings(), serialization, new Cluster(cluster.loadbalance(), cluster.strategy(), retries),
-        consumerThreadCount());
+        consumerThreadCount(), io);
   }
 
   @Override
   DubboProtocol withConsumerThreads(int threads) {
-    return new DubboProtocol(settings(), serialization, cluster, threads);
+    return new DubboProtocol(settings(), serialization, cluster, threads, io);
   }
 
   private static String oneOf(String what, String name, List<String> allowed) {
@@ -103,6 +141,11 @@ public final class DubboProtocol extends DubboFamilyProtocol<DubboProtocol> {
 
   @Override
   public ClientPath clientPath() {
+    if (io == IoThreads.LOOPS) {
+      return new ClientPath("one per loop and provider", "one per Gatling event loop and provider (Dubbo's client"
+          + " on that loop, a reference per loop), each user on its loop's", 0, "the write on the user's own loop, its connection's; the reply read"
+          + " and completed there (dispatcher=direct); callback mode's notifying references stay on Dubbo's threads");
+    }
     return new ClientPath("one per provider", "one per provider, shared by every call (Dubbo's default), on Dubbo's own Netty threads", 3,
         "the write, from the user's loop to Dubbo's Netty thread; the reply, to the consumer's pool"
         + " (its default dispatcher); from there to the user's loop");
@@ -124,6 +167,8 @@ public final class DubboProtocol extends DubboFamilyProtocol<DubboProtocol> {
   public Map<String, Object> describe() {
     Map<String, Object> d = new LinkedHashMap<>();
     d.put("serialization", serialization);
+    d.put("client", io.label() + (io == IoThreads.LOOPS ? " (Dubbo's Netty client on Gatling's event loops)"
+        : " (Dubbo's NettyClientWorker threads)"));
     d.put("consumer pool", consumerPool());
     settings().viaRegistry().ifPresent(r -> d.put("discovery", "interface-level (Dubbo 2 style): providers register"
         + " their URLs under the interface, the consumer subscribes with migration step FORCE_INTERFACE"));

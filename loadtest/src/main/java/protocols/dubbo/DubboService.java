@@ -86,6 +86,11 @@ public final class DubboService<S> {
     return client.reference(type, version, group);
   }
 
+  /** With -Ddubbo.client=loops, a proxy per connection, each on its Gatling loop; else none. */
+  java.util.List<S> onLoops(DubboClient client) {
+    return client.onLoops(type, version, group);
+  }
+
   /**
    * Callback mode: a caller of {@code method} (its interface method found by calling it once on a
    * recording proxy) through a reference with Dubbo's event notification, and its notifier.

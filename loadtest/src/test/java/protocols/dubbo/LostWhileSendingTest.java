@@ -31,14 +31,14 @@ class LostWhileSendingTest {
     DefaultFuture.received(null, inactive); // as DefaultFuture.closeChannel does
     NullPointerException thrown = assertThrows(NullPointerException.class, future::cancel);
 
-    RpcException seen = assertInstanceOf(RpcException.class, DubboClient.lostWhileSending(thrown));
+    RpcException seen = assertInstanceOf(RpcException.class, DubboErrors.lostWhileSending(thrown));
     assertTrue(seen.isNetwork(), seen.toString());
     assertTrue(seen.getMessage().startsWith("Failed to send the call: the connection closed while it was sent"),
         seen.getMessage());
     assertSame(thrown, seen.getCause());
 
     NullPointerException other = new NullPointerException("a check's own");
-    assertSame(other, DubboClient.lostWhileSending(other), "any other NullPointerException stays itself");
+    assertSame(other, DubboErrors.lostWhileSending(other), "any other NullPointerException stays itself");
   }
 
   /** Only the key Dubbo files the call's future under: it has no address and sends nothing. */

@@ -100,6 +100,39 @@ class KnobsTest {
     }
   }
 
+  /**
+   * -Ddubbo.client=loops: a connection per loop of the group given, and a call made on a loop has its reply
+   * completed on that loop (Dubbo's client on it, dispatcher=direct): no thread between them.
+   */
+  @Test
+  void dubbosLoopsClientCallsAndCompletesOnTheCallersLoop() throws Exception {
+    LoadParams knob = new LoadParams(Map.of("dubbo.client", "loops"));
+    io.netty.channel.EventLoopGroup group = new io.netty.channel.MultiThreadIoEventLoopGroup(2,
+        io.netty.channel.nio.NioIoHandler.newFactory());
+    try (EmbeddedServer server = EmbeddedServer.start("dubbo", DubboFramework.FRAMEWORK.serverMainClass(),
+        DubboFramework.FRAMEWORK.serverArgs(knob));
+         protocols.dubbo.DubboClient client = DubboFramework.FRAMEWORK.configured(knob, server.address(),
+             InvocationMode.ASYNC).newClient(group)) {
+      var order = DubboFramework.FRAMEWORK.order(1, knob);
+      var echo = DubboFramework.FRAMEWORK.echo(client);
+      for (io.netty.channel.EventLoop loop : protocols.rpc.GatlingLoops.of(group)) {
+        java.util.concurrent.CompletableFuture<Boolean> onLoop = new java.util.concurrent.CompletableFuture<>();
+        loop.execute(() -> echo.callAsync(client, order).whenComplete((reply, error) -> {
+          if (error != null || !order.equals(reply)) {
+            onLoop.completeExceptionally(error != null ? error : new AssertionError("not an echo: " + reply));
+          } else {
+            onLoop.complete(loop.inEventLoop());
+          }
+        }));
+        assertTrue(onLoop.get(10, TimeUnit.SECONDS), "the reply completed on the calling loop " + loop);
+      }
+      assertEquals(2, protocols.lab.Sockets.toPort(ProcessHandle.current().pid(), server.address().port()),
+          "a connection per loop");
+    } finally {
+      group.shutdownGracefully(0, 1, TimeUnit.SECONDS);
+    }
+  }
+
   /** The pool Dubbo made for the consumer's replies, read from Dubbo after a call: cached by default, else fixed. */
   @Test
   void dubbosAndTriplesConsumerPoolIsTheKnobs() throws Exception {

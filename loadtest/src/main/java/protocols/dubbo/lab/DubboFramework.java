@@ -8,6 +8,7 @@ import contract.pojo.Order;
 import org.apache.dubbo.config.bootstrap.DubboBootstrap;
 import protocols.dubbo.DubboClient;
 import protocols.dubbo.DubboDsl;
+import protocols.dubbo.DubboProtocol;
 import java.util.List;
 import protocols.lab.RpcFramework;
 import protocols.lab.RpcFramework.Range;
@@ -19,7 +20,8 @@ public final class DubboFramework {
   public static final RpcFramework<DubboClient, Order> FRAMEWORK = RpcFramework.<DubboClient, Order>of("dubbo",
           DubboBootstrap.class, "servers.dubbo.DubboEchoServer", "--payload",
           p -> DubboDsl.dubbo.serialization(p.string("serialization", DubboSerialization.DEFAULT))
-              .consumerThreads(p.intParam("dubbo.consumerThreads", 0, 0, 1_024)),
+              .consumerThreads(p.intParam("dubbo.consumerThreads", 0, 0, 1_024))
+              .client(DubboProtocol.IoThreads.of(p.string("dubbo.client", DubboProtocol.IoThreads.OWN.label()))),
           dubbo("echo").service(MobileService.class).call(MobileService::hello, MobileService::helloAsync).calls(),
           DubboDsl::order)
       .withParam("serialization", DubboSerialization.DEFAULT, RpcFramework.Side.BOTH, "--serialization",
@@ -37,6 +39,10 @@ public final class DubboFramework {
       .withParam("dubbo.consumerThreads", 0, Side.CLIENT, null, new Range(0, 1_024), List.of(0, 1, 2),
           "the consumer's pool, where replies go from Dubbo's Netty thread (Dubbo's threadpool, threads and queues on"
               + " the consumer's URL): 0 its cached pool, a thread per reply in hand; n a fixed pool of n threads")
+      .withParam("dubbo.client", DubboProtocol.IoThreads.OWN.label(), Side.CLIENT, null,
+          List.of(DubboProtocol.IoThreads.OWN.label(), DubboProtocol.IoThreads.LOOPS.label()),
+          "whose threads do the consumer's I/O: Dubbo's own NettyClientWorker threads, or a connection per Gatling"
+              + " loop with each user's calls on its own")
       .withConnections(List.of(0, 2, 4), "one per provider, shared by every call (Dubbo's default)");
 
   private DubboFramework() {}
