@@ -5,6 +5,7 @@ import contract.dubbo.DubboSerialization;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import protocols.rpc.InvocationMode;
 import protocols.rpc.RpcProtocolKey;
 import protocols.rpc.RpcSettings;
 
@@ -85,6 +86,11 @@ public final class DubboProtocol extends DubboFamilyProtocol<DubboProtocol> {
     this.io = io;
   }
 
+  /** Calls on Gatling's loops: -Ddubbo.client=loops, but not callback mode (Dubbo's notifying references). */
+  private boolean onLoops() {
+    return io == IoThreads.LOOPS && settings().mode() != InvocationMode.CALLBACK;
+  }
+
   /** Whose threads do the consumer's I/O: Dubbo's own ({@link IoThreads#OWN}, the default) or Gatling's loops. */
   public DubboProtocol client(IoThreads threads) {
     return new DubboProtocol(settings(), serialization, cluster, consumerThreadCount(), threads);
@@ -141,10 +147,10 @@ public final class DubboProtocol extends DubboFamilyProtocol<DubboProtocol> {
 
   @Override
   public ClientPath clientPath() {
-    if (io == IoThreads.LOOPS) {
+    if (onLoops()) {
       return new ClientPath("one per loop and provider", "one per Gatling event loop and provider (Dubbo's client"
           + " on that loop, a reference per loop), each user on its loop's", 0, "the write on the user's own loop, its connection's; the reply read"
-          + " and completed there (dispatcher=direct); callback mode's notifying references stay on Dubbo's threads");
+          + " and completed there (dispatcher=direct)");
     }
     return new ClientPath("one per provider", "one per provider, shared by every call (Dubbo's default), on Dubbo's own Netty threads", 3,
         "the write, from the user's loop to Dubbo's Netty thread; the reply, to the consumer's pool"
@@ -167,9 +173,10 @@ public final class DubboProtocol extends DubboFamilyProtocol<DubboProtocol> {
   public Map<String, Object> describe() {
     Map<String, Object> d = new LinkedHashMap<>();
     d.put("serialization", serialization);
-    d.put("client", io.label() + (io == IoThreads.LOOPS ? " (Dubbo's Netty client on Gatling's event loops)"
-        : " (Dubbo's NettyClientWorker threads)"));
-    d.put("consumer pool", consumerPool());
+    d.put("client", io.label() + (onLoops() ? " (Dubbo's Netty client on Gatling's event loops)"
+        : " (Dubbo's NettyClientWorker threads)" + (io == IoThreads.LOOPS ? ": callback mode's references, which"
+        + " notify, stay on them" : "")));
+    d.put("consumer pool", onLoops() ? "not used: replies complete on the loop that read them" : consumerPool());
     settings().viaRegistry().ifPresent(r -> d.put("discovery", "interface-level (Dubbo 2 style): providers register"
         + " their URLs under the interface, the consumer subscribes with migration step FORCE_INTERFACE"));
     return d;

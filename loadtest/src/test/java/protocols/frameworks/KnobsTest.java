@@ -80,6 +80,17 @@ class KnobsTest {
         serverRuns(DubboFramework.FRAMEWORK, Map.of("dubbo.serverQueues", "1000")));
     assertEquals("kryo", ((protocols.dubbo.DubboProtocol) DubboFramework.FRAMEWORK.protocol(
         new LoadParams(Map.of("serialization", "kryo")))).serialization(), "the consumer's serialization");
+
+    // -Ddubbo.client=loops: no hop in async mode; callback mode's notifying references stay on Dubbo's threads.
+    LoadParams loops = new LoadParams(Map.of("dubbo.client", "loops"));
+    HostPort target = new HostPort("127.0.0.1", 20880);
+    var async = DubboFramework.FRAMEWORK.configured(loops, target, InvocationMode.ASYNC);
+    assertEquals(0, async.clientPath().asyncHops(), async.clientPath().toString());
+    assertTrue(async.describe().get("consumer pool").toString().startsWith("not used"), async.describe().toString());
+    var callback = DubboFramework.FRAMEWORK.configured(loops, target, InvocationMode.CALLBACK);
+    assertEquals(3, callback.clientPath().asyncHops(), callback.clientPath().toString());
+    assertEquals(3, DubboFramework.FRAMEWORK.configured(new LoadParams(Map.of()), target, InvocationMode.ASYNC)
+        .clientPath().asyncHops(), "Dubbo's own threads by default");
   }
 
   @Test
