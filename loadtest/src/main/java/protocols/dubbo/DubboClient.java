@@ -121,7 +121,6 @@ public final class DubboClient implements RpcClient {
    * -Ddubbo.client=loops: a proxy of {@code service} per connection, connection i on Gatling's loop i
    * (modulo), as many as -Dconnections or else as the loops; empty on Dubbo's own threads.
    */
-  @SuppressWarnings("unchecked")
   <S> List<S> onLoops(Class<S> service, String version, String group) {
     if (loops == null) {
       return List.of();
@@ -235,11 +234,10 @@ public final class DubboClient implements RpcClient {
     if (!triple) {
       parameters.put("serialization", serialization);
       parameters.put("prefer.serialization", serialization);
-      parameters.put("client", ExactAddressTransporter.NAME);
+      parameters.put("client", loop >= 0 ? GatlingLoopTransporter.NAME : ExactAddressTransporter.NAME);
       parameters.put("payload", Integer.toString(maxPayload));
       if (loop >= 0) {
         // Its own connection (connections=1 below: not shared), on loop `loop`; replies complete on it.
-        parameters.put("client", GatlingLoopTransporter.NAME);
         parameters.put(GatlingLoopTransporter.LOOP_KEY, Integer.toString(loop));
         parameters.put("dispatcher", "direct");
       }

@@ -85,7 +85,7 @@ public final class GatlingLoopTransporter implements Transporter {
               if (sslContext != null) {
                 ch.pipeline().addLast("negotiation", new SslClientTlsHandler(sslContext));
               }
-              NettyCodecAdapter adapter = new NettyCodecAdapter(codec(), getUrl(), OnLoop.this);
+              NettyCodecAdapter adapter = new NettyCodecAdapter(getCodec(), getUrl(), OnLoop.this);
               ch.pipeline()
                   .addLast("decoder", adapter.getDecoder())
                   .addLast("encoder", adapter.getEncoder())
@@ -93,10 +93,6 @@ public final class GatlingLoopTransporter implements Transporter {
                   .addLast("handler", nettyClientHandler);
             }
           });
-    }
-
-    private org.apache.dubbo.remoting.Codec2 codec() {
-      return getCodec();
     }
   }
 }

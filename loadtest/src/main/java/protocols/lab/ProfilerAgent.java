@@ -22,6 +22,11 @@ public final class ProfilerAgent {
 
   private ProfilerAgent() {}
 
+  /** Whether a recording of {@code event} gives CPU time (so µs per call): async-profiler's CPU samples only. */
+  public static boolean cpuTime(ProfileEvent event, boolean asyncProfiler) {
+    return asyncProfiler && event == ProfileEvent.CPU;
+  }
+
   /** async-profiler as a page names it: its version where this JVM loaded it (else null), and what it samples. */
   public static String name(String version, ProfileEvent event) {
     return "async-profiler" + (version == null ? "" : " " + version) + " (" + event.label()

@@ -227,8 +227,7 @@ final class Profiling {
       long to = r.sendEndEpochMillis() > 0 ? r.sendEndEpochMillis() : r.endEpochMillis();
       CpuSampler.Shares cpu = analysis.level(r.name()).map(RunAnalysis.Assessment::cpu).orElse(null);
       double ok = r.okThroughput();
-      // CPU time split by component needs CPU samples: async-profiler's, not JFR's method samples.
-      boolean split = event == ProfileEvent.CPU && profiler != null && cpu != null && ok > 0;
+      boolean split = ProfilerAgent.cpuTime(event, profiler != null) && cpu != null && ok > 0;
       Double injectorCpu = split ? cpu.injectorCores() * 1e6 / ok : null;
       Double serverCpu = split ? cpu.serverCores() * 1e6 / ok : null;
       List<Path> serverFiles = serversOf.apply(r).stream().filter(servers::contains).map(this::serverJfr).toList();

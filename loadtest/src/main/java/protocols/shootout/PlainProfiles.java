@@ -33,7 +33,7 @@ record PlainProfiles(ProfileEvent event, String profiler, boolean cpuTime, Map<S
   /** The drivers' recordings of {@code event}, by async-profiler loaded as an agent or else by JDK Flight Recorder. */
   static PlainProfiles of(ProfileEvent event, boolean asyncProfiler, Map<String, Path> recordings) {
     return new PlainProfiles(event, asyncProfiler ? ProfilerAgent.name(null, event) : ProfilerAgent.FLIGHT_RECORDER,
-        asyncProfiler && event == ProfileEvent.CPU, recordings);
+        ProfilerAgent.cpuTime(event, asyncProfiler), recordings);
   }
 
   /**
